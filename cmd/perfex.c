@@ -1,0 +1,272 @@
+/* perfex: count events over a command and its children, print totals,
+ * return the command's exit status.  perfctr's perfex, on perf_events or
+ * the perfmon kernel module. */
+#include <errno.h>
+#include <popt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "error.h"
+#include "events.h"
+#include "listing.h"
+#include "measure.h"
+#include "outfile.h"
+#include "report.h"
+#include "target.h"
+
+#define EXIT_USAGE 2
+#define EXIT_RUNTIME 1
+#define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,branch-misses"
+
+enum { OPT_EVENT = 'e', OPT_JSON = 1000, OPT_VERSION, OPT_LIST_OPTS, OPT_RAW_DUMP };
+
+struct options {
+	struct px_event *events;
+	size_t nevents;
+	char *output;
+	char *separator;
+	char *backend;
+	int repeat;
+	int info, list, long_list, json, verbose, help;
+};
+
+static void die_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "perfex: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'perfex --help' for more information.\n");
+	exit(EXIT_USAGE);
+}
+
+static struct poptOption *option_table(struct options *o)
+{
+	static struct poptOption table[16];
+	struct poptOption t[] = {
+		{ "event", 'e', POPT_ARG_STRING, NULL, OPT_EVENT,
+		  "count EVENT (repeatable, or a comma list): a name from -l, pmu::NAME[:mod], a raw 0xHEX encoding or mem:ADDR[/LEN][:r|w|rw|x]", "EVENT" },
+		{ "output", 'o', POPT_ARG_STRING, &o->output, 0,
+		  "write the results to FILE instead of standard error", "FILE" },
+		{ "field-separator", 'x', POPT_ARG_STRING, &o->separator, 0,
+		  "print CSV with SEP between fields", "SEP" },
+		{ "json", 0, POPT_ARG_NONE, &o->json, 0, "print JSON", NULL },
+		{ "repeat", 'r', POPT_ARG_INT, &o->repeat, 0,
+		  "run the command N times; print mean, stddev, min and max", "N" },
+		{ "backend", 0, POPT_ARG_STRING, &o->backend, 0,
+		  "auto (module when /dev/perfmon exists, else perf), perf or module", "NAME" },
+		{ "info", 'i', POPT_ARG_NONE, &o->info, 0,
+		  "print the backends, PMUs and kernel settings, then exit", NULL },
+		{ "list", 'l', POPT_ARG_NONE, &o->list, 0,
+		  "list event names (matching PATTERN if given), then exit", NULL },
+		{ "long-list", 'L', POPT_ARG_NONE, &o->long_list, 0,
+		  "list events with descriptions, then exit", NULL },
+		{ "verbose", 'v', POPT_ARG_NONE, &o->verbose, 0,
+		  "say which backend runs and how each event is encoded", NULL },
+		{ "version", 0, POPT_ARG_NONE, NULL, OPT_VERSION, "print the version", NULL },
+		{ "list-opts", 0, POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_LIST_OPTS, NULL, NULL },
+		{ "raw-dump", 0, POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_RAW_DUMP, NULL, NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+
+	memcpy(table, t, sizeof(t));
+	return table;
+}
+
+static void list_options(const struct poptOption *t)
+{
+	for (; t->longName || t->shortName || t->argInfo; t++) {
+		if (t->argInfo & POPT_ARGFLAG_DOC_HIDDEN)
+			continue;
+		if (t->shortName)
+			printf("-%c\n", t->shortName);
+		if (t->longName)
+			printf("--%s\n", t->longName);
+	}
+	printf("-h\n--help\n");
+}
+
+static void add_events(struct options *o, const char *list)
+{
+	if (px_event_parse_list(list, &o->events, &o->nevents)) {
+		fprintf(stderr, "perfex: %s\n", px_last_error());
+		exit(EXIT_USAGE);
+	}
+}
+
+/* Parse argv; returns the index of the command's first word. */
+static char **parse_options(int argc, const char **argv, struct options *o,
+			    poptContext *pcp)
+{
+	struct poptOption *table = option_table(o);
+	poptContext pc = poptGetContext("perfex", argc, argv, table,
+					POPT_CONTEXT_POSIXMEHARDER);
+	int rc;
+
+	poptSetOtherOptionHelp(pc, "[OPTION...] command [args...]\n"
+			       "       perfex -l|-L [PATTERN]   perfex -i");
+	while ((rc = poptGetNextOpt(pc)) > 0) {
+		switch (rc) {
+		case OPT_EVENT:
+			add_events(o, poptGetOptArg(pc) ? : "");
+			break;
+		case OPT_VERSION:
+			printf("perfex %s\n", PX_VERSION);
+			exit(0);
+		case OPT_LIST_OPTS:
+			list_options(table);
+			exit(0);
+		case OPT_RAW_DUMP:
+			px_print_event_names(stdout);
+			exit(0);
+		}
+	}
+	if (rc < -1) {
+		fprintf(stderr, "perfex: %s: %s\n",
+			poptBadOption(pc, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
+		fprintf(stderr, "Try 'perfex --help' for more information.\n");
+		exit(EXIT_USAGE);
+	}
+	*pcp = pc;
+	return (char **)poptGetArgs(pc);
+}
+
+static void check_options(struct options *o)
+{
+	if (o->repeat < 0 || o->repeat > 1000000)
+		die_usage("--repeat must be between 1 and 1000000, not %s",
+			  o->repeat < 0 ? "negative" : "that large");
+	if (o->separator && !*o->separator)
+		die_usage("the field separator must not be empty%s", "");
+	if (o->separator && o->json)
+		die_usage("choose one of -x and --json%s", "");
+	if (!o->repeat)
+		o->repeat = 1;
+}
+
+static void warn_unsupported(const struct options *o, const int *status)
+{
+	for (size_t i = 0; i < o->nevents; i++)
+		if (status[i])
+			fprintf(stderr, "perfex: warning: '%s' cannot be counted on this machine (no PMU here provides it); it is reported as <not supported>\n",
+				o->events[i].name);
+}
+
+static void print_report(FILE *f, const struct options *o, const struct px_report *r)
+{
+	if (o->json)
+		px_print_json(f, r);
+	else if (o->separator)
+		px_print_csv(f, r, o->separator);
+	else
+		px_print_text(f, r);
+}
+
+static int fail_runtime(struct px_outfile *out)
+{
+	fprintf(stderr, "perfex: %s\n", px_last_error());
+	if (out->f)
+		px_outfile_discard(out);
+	return EXIT_RUNTIME;
+}
+
+/* Run the command o->repeat times into r.  Returns -1 to go on and print,
+ * or the exit code to leave with at once. */
+static int run_all(struct options *o, const struct px_backend *be,
+		   char **cmd, struct px_report *r, struct px_outfile *out)
+{
+	int status[o->nevents];
+	struct px_count counts[o->nevents];
+
+	for (int run = 0; run < o->repeat; run++) {
+		struct px_run res;
+		int ret = px_count_command(be, o->events, o->nevents, cmd,
+					   status, counts, &res);
+
+		if (ret && px_last_error()[0] == '\0') {
+			/* only a failed exec leaves no message */
+			fprintf(stderr, "perfex: cannot run '%s': %s\n", cmd[0],
+				strerror(-ret));
+			if (out->f)
+				px_outfile_discard(out);
+			return px_exec_exit_code(-ret);
+		}
+		if (ret)
+			return fail_runtime(out);
+		if (run == 0) {
+			if (px_report_init(r, "perfex", cmd, be->name, o->events,
+					   o->nevents, status))
+				return fail_runtime(out);
+			warn_unsupported(o, status);
+		}
+		px_report_add_run(r, counts, res.elapsed_ns, res.exit_code);
+		if (res.signal) {
+			r->exit_code = res.exit_code;
+			break;	/* interrupted: report what was counted */
+		}
+	}
+	return -1;
+}
+
+int main(int argc, const char **argv)
+{
+	struct options o = { 0 };
+	struct px_outfile out = { 0 };
+	struct px_report report = { 0 };
+	const struct px_backend *be;
+	poptContext pc;
+	char **cmd = parse_options(argc, argv, &o, &pc);
+	int ret;
+
+	check_options(&o);
+	if (o.info) {
+		px_print_sysinfo(stdout);
+		return 0;
+	}
+	if (o.list || o.long_list) {
+		const char *pattern = cmd ? cmd[0] : NULL;
+
+		if (!px_print_event_list(stdout, pattern, o.long_list) && pattern) {
+			fprintf(stderr, "perfex: no event matches '%s'\n", pattern);
+			return EXIT_RUNTIME;
+		}
+		return 0;
+	}
+	if (!cmd || !cmd[0])
+		die_usage("no command given: perfex [-e EVENT]... command [args]%s", "");
+	if (!o.nevents)
+		add_events(&o, DEFAULT_EVENTS);
+	if (px_backend_select(o.backend, &be))
+		return fail_runtime(&out);
+	if (o.verbose) {
+		fprintf(stderr, "perfex: backend %s\n", be->name);
+		for (size_t i = 0; i < o.nevents; i++)
+			fprintf(stderr, "perfex: event %s = %s\n", o.events[i].name,
+				o.events[i].encoded);
+	}
+	if (o.output && px_outfile_open(&out, o.output, false))
+		return fail_runtime(&out);
+	/* clear any message left from parsing, so a failed exec is told
+	 * apart from other failures */
+	px_fail(0, "%s", "");
+	ret = run_all(&o, be, cmd, &report, &out);
+	if (ret >= 0)
+		return ret;
+	for (size_t i = 0; o.verbose && i < o.nevents; i++)
+		if (o.events[i].kernel_dropped)
+			fprintf(stderr, "perfex: '%s' counts user space only: perf_event_paranoid forbids kernel counting\n",
+				o.events[i].name);
+	print_report(out.f ? out.f : stderr, &o, &report);
+	if (out.f && px_outfile_commit(&out)) {
+		fprintf(stderr, "perfex: %s\n", px_last_error());
+		ret = EXIT_RUNTIME;
+	} else {
+		ret = report.exit_code;
+	}
+	px_report_free(&report);
+	free(o.events);
+	poptFreeContext(pc);
+	return ret;
+}

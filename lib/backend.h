@@ -1,0 +1,59 @@
+/* One interface over the two ways of reaching the counters: the perfmon
+ * kernel module (/dev/perfmon) and perf_event_open(2).  Front ends and the
+ * rest of the library see only this. */
+#ifndef PX_BACKEND_H
+#define PX_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "events.h"
+
+/* What to measure: a thread/process, or every task on one CPU. */
+struct px_target {
+	pid_t pid;		/* the task, or -1 with cpu >= 0 for a CPU */
+	int cpu;		/* -1: wherever the task runs */
+	bool inherit;		/* count children created after the open */
+	bool enable_on_exec;	/* start at the task's next execve() */
+};
+
+/* One counter's reading: the 64-bit count and, for scaling, how long it
+ * was enabled and how long it really ran on the PMU (nanoseconds). */
+struct px_count {
+	uint64_t value;
+	uint64_t enabled;
+	uint64_t running;
+};
+
+struct px_backend {
+	const char *name;
+	/* 0 when the backend can be used here, else -errno and the reason in
+	 * px_last_error(). */
+	int (*probe)(void);
+	/* Open one counter per event on the target, all stopped (or armed for
+	 * exec with enable_on_exec).  An event this machine cannot count gets
+	 * status[i] = -EOPNOTSUPP and no counter; any other failure closes
+	 * everything and returns -errno.  evs may be adjusted (the perf
+	 * backend drops kernel counting when perf_event_paranoid requires
+	 * it and the user did not ask for a privilege level). */
+	int (*open)(struct px_event *evs, size_t n, const struct px_target *t,
+		    int *status, void **state);
+	int (*enable)(void *state);
+	int (*disable)(void *state);
+	/* counts[i] for every event; events without a counter read as zero
+	 * enabled and running time (that is, not counted). */
+	int (*read)(void *state, struct px_count *counts);
+	void (*close)(void *state);
+};
+
+extern const struct px_backend px_backend_perf;
+extern const struct px_backend px_backend_module;
+
+/* "auto", "perf" or "module".  auto picks the module when /dev/perfmon
+ * is present and the perf backend otherwise.  Returns 0 and *out, or
+ * -errno with a message naming what is missing. */
+int px_backend_select(const char *name, const struct px_backend **out);
+
+#endif

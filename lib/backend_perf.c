@@ -1,0 +1,220 @@
+/* The perf_event_open(2) backend: the one file that calls it. */
+#include "backend.h"
+#include "error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define PARANOID_PATH "/proc/sys/kernel/perf_event_paranoid"
+
+struct perf_state {
+	size_t n;
+	int fds[];		/* -1 for events without a counter */
+};
+
+static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
+			       int cpu)
+{
+	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, -1,
+			    PERF_FLAG_FD_CLOEXEC);
+}
+
+static int read_paranoid(void)
+{
+	FILE *f = fopen(PARANOID_PATH, "r");
+	int level = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &level) != 1)
+			level = 2;
+		fclose(f);
+	}
+	return level;
+}
+
+static void fill_attr(const struct px_event *ev, const struct px_target *t,
+		      struct perf_event_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = ev->type;
+	attr->config = ev->config;
+	attr->config1 = ev->config1;
+	attr->config2 = ev->config2;
+	if (ev->kind == PX_EVENT_BREAKPOINT) {
+		attr->bp_type = ev->bp_type;
+		attr->bp_addr = ev->bp_addr;
+		attr->bp_len = ev->bp_len;
+	}
+	attr->exclude_user = ev->exclude_user;
+	attr->exclude_kernel = ev->exclude_kernel;
+	attr->exclude_hv = ev->exclude_hv;
+	attr->disabled = 1;
+	attr->inherit = t->inherit;
+	attr->enable_on_exec = t->enable_on_exec;
+	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			    PERF_FORMAT_TOTAL_TIME_RUNNING;
+}
+
+/* The kernel's answers for "this machine has no such counter". */
+static bool not_supported(int err, const struct px_event *ev)
+{
+	if (err == ENOENT || err == EOPNOTSUPP || err == ENODEV)
+		return true;
+	/* hardware and cache events without a PMU come back as EINVAL too */
+	return err == EINVAL && ev->type <= PERF_TYPE_HW_CACHE &&
+	       ev->type != PERF_TYPE_SOFTWARE;
+}
+
+static int permission_error(const struct px_event *ev, const struct px_target *t,
+			    int err)
+{
+	int level = read_paranoid();
+
+	if (t->pid < 0)
+		return px_fail(err,
+			       "no permission to count '%s' on CPU %d: system-wide counting needs root, CAP_PERFMON or kernel.perf_event_paranoid <= 0 (it is %d): run 'sysctl kernel.perf_event_paranoid=0' as root",
+			       ev->name, t->cpu, level);
+	return px_fail(err,
+		       "no permission to count '%s': kernel.perf_event_paranoid is %d; counting kernel events needs <= 1 and user events <= 2: run 'sysctl kernel.perf_event_paranoid=1' as root, or add :u to count user space only",
+		       ev->name, level);
+}
+
+/* Open one counter; with kernel counting refused by perf_event_paranoid
+ * and no privilege level asked for, count user space only, as perf does. */
+static int open_one(struct px_event *ev, const struct px_target *t)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	fill_attr(ev, t, &attr);
+	fd = sys_perf_event_open(&attr, t->pid, t->cpu);
+	if (fd < 0 && (errno == EACCES || errno == EPERM) &&
+	    !ev->priv_explicit && !ev->exclude_kernel && t->pid >= 0) {
+		ev->exclude_kernel = true;
+		ev->exclude_hv = true;
+		ev->kernel_dropped = true;
+		fill_attr(ev, t, &attr);
+		fd = sys_perf_event_open(&attr, t->pid, t->cpu);
+	}
+	return fd < 0 ? -errno : fd;
+}
+
+static void close_fds(struct perf_state *st)
+{
+	for (size_t i = 0; i < st->n; i++)
+		if (st->fds[i] >= 0)
+			close(st->fds[i]);
+	free(st);
+}
+
+static int perf_probe(void)
+{
+	if (access(PARANOID_PATH, F_OK))
+		return px_fail(ENODEV,
+			       "this kernel has no perf_events support (%s is missing)",
+			       PARANOID_PATH);
+	return 0;
+}
+
+static int perf_open(struct px_event *evs, size_t n, const struct px_target *t,
+		     int *status, void **state)
+{
+	struct perf_state *st = malloc(sizeof(*st) + n * sizeof(int));
+
+	if (!st)
+		return px_fail(ENOMEM, "out of memory");
+	st->n = n;
+	for (size_t i = 0; i < n; i++) {
+		int fd = open_one(&evs[i], t);
+
+		st->fds[i] = fd < 0 ? -1 : fd;
+		status[i] = 0;
+		if (fd >= 0)
+			continue;
+		if (not_supported(-fd, &evs[i])) {
+			status[i] = -EOPNOTSUPP;
+			continue;
+		}
+		st->n = i;
+		close_fds(st);
+		if (fd == -EACCES || fd == -EPERM)
+			return permission_error(&evs[i], t, -fd);
+		if (fd == -ESRCH)
+			return px_fail(ESRCH, "no task %d to count", (int)t->pid);
+		if (fd == -EMFILE)
+			return px_fail(EMFILE,
+				       "too many open files for %zu counters: raise 'ulimit -n'",
+				       n);
+		return px_fail(-fd, "cannot open a counter for '%s': %s",
+			       evs[i].name, strerror(-fd));
+	}
+	*state = st;
+	return 0;
+}
+
+static int ioctl_all(struct perf_state *st, unsigned long request)
+{
+	for (size_t i = 0; i < st->n; i++)
+		if (st->fds[i] >= 0 && ioctl(st->fds[i], request, 0))
+			return px_fail(errno, "perf_events ioctl failed: %s",
+				       strerror(errno));
+	return 0;
+}
+
+static int perf_enable(void *state)
+{
+	return ioctl_all(state, PERF_EVENT_IOC_ENABLE);
+}
+
+static int perf_disable(void *state)
+{
+	return ioctl_all(state, PERF_EVENT_IOC_DISABLE);
+}
+
+static int perf_read(void *state, struct px_count *counts)
+{
+	struct perf_state *st = state;
+
+	for (size_t i = 0; i < st->n; i++) {
+		uint64_t buf[3];
+		ssize_t got;
+
+		memset(&counts[i], 0, sizeof(counts[i]));
+		if (st->fds[i] < 0)
+			continue;
+		got = read(st->fds[i], buf, sizeof(buf));
+		if (got != (ssize_t)sizeof(buf))
+			return px_fail(got < 0 ? errno : EIO,
+				       "cannot read a counter: %s",
+				       got < 0 ? strerror(errno) : "short read");
+		counts[i].value = buf[0];
+		counts[i].enabled = buf[1];
+		counts[i].running = buf[2];
+	}
+	return 0;
+}
+
+static void perf_close(void *state)
+{
+	if (state)
+		close_fds(state);
+}
+
+const struct px_backend px_backend_perf = {
+	.name = "perf",
+	.probe = perf_probe,
+	.open = perf_open,
+	.enable = perf_enable,
+	.disable = perf_disable,
+	.read = perf_read,
+	.close = perf_close,
+};

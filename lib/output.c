@@ -1,0 +1,274 @@
+/* Text, CSV and JSON printers for a report. */
+#include "metrics.h"
+#include "report.h"
+
+#include <math.h>
+#include <string.h>
+
+enum result_state { RES_NOT_SUPPORTED, RES_NOT_COUNTED, RES_SCALED, RES_EXACT };
+
+static enum result_state state_of(const struct px_event_result *res)
+{
+	if (res->status)
+		return RES_NOT_SUPPORTED;
+	if (res->runs_counted == 0)
+		return RES_NOT_COUNTED;
+	return res->ever_scaled ? RES_SCALED : RES_EXACT;
+}
+
+static const char *state_name(enum result_state s)
+{
+	static const char *const names[] = {
+		[RES_NOT_SUPPORTED] = "not-supported",
+		[RES_NOT_COUNTED] = "not-counted",
+		[RES_SCALED] = "scaled",
+		[RES_EXACT] = "counted",
+	};
+	return names[s];
+}
+
+static size_t report_metrics(const struct px_report *r, struct px_metric *out)
+{
+	double values[r->nevents ? r->nevents : 1];
+	bool counted[r->nevents ? r->nevents : 1];
+
+	for (size_t i = 0; i < r->nevents; i++) {
+		counted[i] = state_of(&r->results[i]) >= RES_SCALED;
+		values[i] = r->results[i].values.mean;
+	}
+	return px_metrics_compute(r->events, values, counted, r->nevents,
+				  (uint64_t)r->elapsed_ns.mean, out);
+}
+
+static void print_command(FILE *f, char *const *argv, bool quoted)
+{
+	for (size_t i = 0; argv && argv[i]; i++) {
+		fputs(i ? " " : "", f);
+		if (quoted)
+			px_json_string(f, argv[i]);
+		else
+			fputs(argv[i], f);
+	}
+}
+
+/* ---- text ---- */
+
+static void text_event(FILE *f, const struct px_report *r, size_t i)
+{
+	const struct px_event_result *res = &r->results[i];
+	const struct px_event *ev = &r->events[i];
+	enum result_state s = state_of(res);
+
+	if (s == RES_NOT_SUPPORTED) {
+		fprintf(f, "%20s  %s  (this machine cannot count it)\n",
+			"<not supported>", ev->name);
+		return;
+	}
+	if (s == RES_NOT_COUNTED) {
+		fprintf(f, "%20s  %s\n", "<not counted>", ev->name);
+		return;
+	}
+	if (r->runs > 1)
+		fprintf(f, "%20.0f  %-26s +- %.2f%%  (min %.0f, max %.0f, %u runs)",
+			res->values.mean, ev->name,
+			res->values.mean ? 100.0 * px_stats_stddev(&res->values) /
+						   res->values.mean : 0.0,
+			res->values.min, res->values.max, res->runs_counted);
+	else
+		fprintf(f, "%20.0f  %-26s", res->values.mean, ev->name);
+	if (s == RES_SCALED)
+		fprintf(f, "  (scaled from %.2f%% of the time, raw %.0f)",
+			res->min_running_pct, res->raws.mean);
+	if (ev->kernel_dropped)
+		fputs("  (user space only: perf_event_paranoid)", f);
+	fputc('\n', f);
+}
+
+void px_print_text(FILE *f, const struct px_report *r)
+{
+	struct px_metric metrics[PX_METRICS_MAX];
+	size_t nm = report_metrics(r, metrics);
+
+	fprintf(f, "\n %s: counts for '", r->tool);
+	print_command(f, r->argv, false);
+	fprintf(f, "' (backend %s", r->backend);
+	if (r->runs > 1)
+		fprintf(f, ", %u runs", r->runs);
+	fputs("):\n\n", f);
+	for (size_t i = 0; i < r->nevents; i++)
+		text_event(f, r, i);
+	if (nm)
+		fputc('\n', f);
+	for (size_t m = 0; m < nm; m++)
+		fprintf(f, "%20.3f  %-26s # %s\n", metrics[m].value,
+			metrics[m].name, metrics[m].desc);
+	fprintf(f, "\n %20.9f seconds elapsed", r->elapsed_ns.mean / 1e9);
+	if (r->runs > 1)
+		fprintf(f, " (mean; +- %.9f)", px_stats_stddev(&r->elapsed_ns) / 1e9);
+	fputs("\n\n", f);
+}
+
+/* ---- CSV ---- */
+
+void px_csv_field(FILE *f, const char *s, const char *sep)
+{
+	if (!strstr(s, sep) && !strpbrk(s, "\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_number(FILE *f, const char *sep, const char *fmt, double v)
+{
+	fputs(sep, f);
+	fprintf(f, fmt, v);
+}
+
+static void csv_event(FILE *f, const struct px_report *r, size_t i,
+		      const char *sep)
+{
+	const struct px_event_result *res = &r->results[i];
+	enum result_state s = state_of(res);
+
+	fputs("event", f);
+	fputs(sep, f);
+	px_csv_field(f, r->events[i].name, sep);
+	if (s < RES_SCALED) {
+		/* empty value, raw and running_pct; no runs, no spread */
+		fprintf(f, "%s%s%s%s%s%s0%s%s%s\n", sep, sep, sep, sep,
+			state_name(s), sep, sep, sep, sep);
+		return;
+	}
+	csv_number(f, sep, "%.0f", res->values.mean);
+	csv_number(f, sep, "%.0f", res->raws.mean);
+	csv_number(f, sep, "%.2f", res->min_running_pct);
+	fputs(sep, f);
+	fputs(state_name(s), f);
+	fprintf(f, "%s%u", sep, res->runs_counted);
+	csv_number(f, sep, "%.2f", px_stats_stddev(&res->values));
+	csv_number(f, sep, "%.0f", res->values.min);
+	csv_number(f, sep, "%.0f", res->values.max);
+	fputc('\n', f);
+}
+
+void px_print_csv(FILE *f, const struct px_report *r, const char *sep)
+{
+	static const char *const columns[] = {
+		"kind", "name", "value", "raw", "running_pct", "status",
+		"runs", "stddev", "min", "max",
+	};
+	struct px_metric metrics[PX_METRICS_MAX];
+	size_t nm = report_metrics(r, metrics);
+
+	for (size_t c = 0; c < sizeof(columns) / sizeof(columns[0]); c++)
+		fprintf(f, "%s%s", c ? sep : "", columns[c]);
+	fputc('\n', f);
+	for (size_t i = 0; i < r->nevents; i++)
+		csv_event(f, r, i, sep);
+	for (size_t m = 0; m < nm; m++) {
+		fprintf(f, "metric%s", sep);
+		px_csv_field(f, metrics[m].name, sep);
+		fprintf(f, "%s%.6g%s%s%s%s%s%u%s%s%s\n", sep, metrics[m].value,
+			sep, sep, sep, "derived", sep, r->runs, sep, sep, sep);
+	}
+	fprintf(f, "elapsed%sseconds%s%.9f%s%s%s%s%u%s%.9f%s%.9f%s%.9f\n",
+		sep, sep, r->elapsed_ns.mean / 1e9, sep, sep, sep, sep, r->runs,
+		sep, px_stats_stddev(&r->elapsed_ns) / 1e9, sep,
+		r->elapsed_ns.min / 1e9, sep, r->elapsed_ns.max / 1e9);
+}
+
+/* ---- JSON ---- */
+
+void px_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"': fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\r': fputs("\\r", f); break;
+		case '\t': fputs("\\t", f); break;
+		default:
+			if (*p < 0x20)
+				fprintf(f, "\\u%04x", *p);
+			else
+				fputc(*p, f);
+		}
+	}
+	fputc('"', f);
+}
+
+/* JSON has no NaN or infinity: those become null. */
+static void json_number(FILE *f, const char *fmt, double v)
+{
+	if (isfinite(v))
+		fprintf(f, fmt, v);
+	else
+		fputs("null", f);
+}
+
+static void json_event(FILE *f, const struct px_report *r, size_t i)
+{
+	const struct px_event_result *res = &r->results[i];
+	enum result_state s = state_of(res);
+
+	fputs("{\"name\":", f);
+	px_json_string(f, r->events[i].name);
+	fputs(",\"encoding\":", f);
+	px_json_string(f, r->events[i].encoded);
+	fprintf(f, ",\"status\":\"%s\"", state_name(s));
+	if (s < RES_SCALED) {
+		fputs(",\"value\":null}", f);
+		return;
+	}
+	json_number(f, ",\"value\":%.0f", res->values.mean);
+	json_number(f, ",\"raw\":%.0f", res->raws.mean);
+	json_number(f, ",\"running_pct\":%.2f", res->min_running_pct);
+	fprintf(f, ",\"user_only\":%s", r->events[i].kernel_dropped ? "true" : "false");
+	fprintf(f, ",\"runs\":%u", res->runs_counted);
+	json_number(f, ",\"stddev\":%.2f", px_stats_stddev(&res->values));
+	json_number(f, ",\"min\":%.0f", res->values.min);
+	json_number(f, ",\"max\":%.0f}", res->values.max);
+}
+
+void px_print_json(FILE *f, const struct px_report *r)
+{
+	struct px_metric metrics[PX_METRICS_MAX];
+	size_t nm = report_metrics(r, metrics);
+
+	fputs("{\"tool\":", f);
+	px_json_string(f, r->tool);
+	fputs(",\"command\":[", f);
+	for (size_t i = 0; r->argv && r->argv[i]; i++) {
+		fputs(i ? "," : "", f);
+		px_json_string(f, r->argv[i]);
+	}
+	fputs("],\"backend\":", f);
+	px_json_string(f, r->backend);
+	fprintf(f, ",\"runs\":%u,\"exit_status\":%d", r->runs, r->exit_code);
+	json_number(f, ",\"elapsed_seconds\":%.9f", r->elapsed_ns.mean / 1e9);
+	json_number(f, ",\"elapsed_stddev\":%.9f", px_stats_stddev(&r->elapsed_ns) / 1e9);
+	fputs(",\"events\":[", f);
+	for (size_t i = 0; i < r->nevents; i++) {
+		fputs(i ? "," : "", f);
+		json_event(f, r, i);
+	}
+	fputs("],\"metrics\":[", f);
+	for (size_t m = 0; m < nm; m++) {
+		fputs(m ? ",{\"name\":" : "{\"name\":", f);
+		px_json_string(f, metrics[m].name);
+		json_number(f, ",\"value\":%.6g", metrics[m].value);
+		fputs(",\"description\":", f);
+		px_json_string(f, metrics[m].desc);
+		fputc('}', f);
+	}
+	fputs("]}\n", f);
+}

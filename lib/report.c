@@ -1,0 +1,62 @@
+#include "report.h"
+#include "error.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int px_report_init(struct px_report *r, const char *tool, char *const *argv,
+		   const char *backend, const struct px_event *events,
+		   size_t nevents, const int *status)
+{
+	memset(r, 0, sizeof(*r));
+	r->results = calloc(nevents ? nevents : 1, sizeof(*r->results));
+	if (!r->results)
+		return px_fail(ENOMEM, "out of memory");
+	r->tool = tool;
+	r->argv = argv;
+	r->backend = backend;
+	r->events = events;
+	r->nevents = nevents;
+	px_stats_init(&r->elapsed_ns);
+	for (size_t i = 0; i < nevents; i++) {
+		r->results[i].status = status ? status[i] : 0;
+		r->results[i].min_running_pct = 100.0;
+		px_stats_init(&r->results[i].values);
+		px_stats_init(&r->results[i].raws);
+	}
+	return 0;
+}
+
+void px_report_add_run(struct px_report *r, const struct px_count *counts,
+		       uint64_t elapsed_ns, int exit_code)
+{
+	r->runs++;
+	px_stats_add(&r->elapsed_ns, (double)elapsed_ns);
+	if (exit_code)
+		r->exit_code = exit_code;
+	for (size_t i = 0; i < r->nevents; i++) {
+		struct px_event_result *res = &r->results[i];
+
+		if (res->status)
+			continue;
+		px_scale(&counts[i], &res->last);
+		if (res->last.state == PX_NOT_COUNTED) {
+			res->min_running_pct = 0;
+			continue;
+		}
+		res->runs_counted++;
+		px_stats_add(&res->values, res->last.value);
+		px_stats_add(&res->raws, (double)res->last.raw);
+		if (res->last.state == PX_SCALED)
+			res->ever_scaled = true;
+		if (res->last.running_pct < res->min_running_pct)
+			res->min_running_pct = res->last.running_pct;
+	}
+}
+
+void px_report_free(struct px_report *r)
+{
+	free(r->results);
+	r->results = NULL;
+}

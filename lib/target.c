@@ -1,0 +1,158 @@
+/* Forking, holding, releasing and reaping the measured command. */
+#include "target.h"
+#include "error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const int forwarded_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+static volatile sig_atomic_t child_to_signal;
+
+uint64_t px_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void child_run(char *const argv[], int err_fd)
+{
+	int err;
+
+	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0)
+		raise(SIGSTOP);
+	execvp(argv[0], argv);
+	err = errno;
+	if (write(err_fd, &err, sizeof(err)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+int px_child_spawn(char *const argv[], struct px_child *c)
+{
+	int pipefd[2], status;
+
+	memset(c, 0, sizeof(*c));
+	c->exec_error_pipe = -1;
+	if (pipe2(pipefd, O_CLOEXEC))
+		return px_fail(errno, "cannot create a pipe: %s", strerror(errno));
+	fflush(NULL);
+	c->pid = fork();
+	if (c->pid < 0) {
+		int err = errno;
+
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return px_fail(err, "cannot fork: %s", strerror(err));
+	}
+	if (c->pid == 0) {
+		close(pipefd[0]);
+		child_run(argv, pipefd[1]);
+	}
+	close(pipefd[1]);
+	c->exec_error_pipe = pipefd[0];
+	if (waitpid(c->pid, &status, WUNTRACED) != c->pid ||
+	    !WIFSTOPPED(status)) {
+		close(c->exec_error_pipe);
+		return px_fail(ECHILD,
+			       "the command did not stop before exec (is it being traced already?)");
+	}
+	return 0;
+}
+
+int px_child_release(struct px_child *c)
+{
+	int err = 0;
+	ssize_t got;
+
+	c->start_ns = px_now_ns();
+	if (ptrace(PTRACE_DETACH, c->pid, NULL, NULL))
+		kill(c->pid, SIGCONT);
+	/* the pipe closes on a successful exec, or carries exec's errno */
+	do {
+		got = read(c->exec_error_pipe, &err, sizeof(err));
+	} while (got < 0 && errno == EINTR);
+	close(c->exec_error_pipe);
+	c->exec_error_pipe = -1;
+	if (got == (ssize_t)sizeof(err)) {
+		c->exec_errno = err;
+		waitpid(c->pid, &c->wait_status, 0);
+		return -err;
+	}
+	return 0;
+}
+
+static void forward_signal(int sig, siginfo_t *info, void *ctx)
+{
+	(void)ctx;
+	/* a terminal's signal already reached the child's process group */
+	if (child_to_signal > 0 && info->si_code <= 0)
+		kill(child_to_signal, sig);
+}
+
+static void set_forwarding(bool on, struct sigaction *saved)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = forward_signal;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(forwarded_signals) / sizeof(int); i++) {
+		if (on)
+			sigaction(forwarded_signals[i], &sa, &saved[i]);
+		else
+			sigaction(forwarded_signals[i], &saved[i], NULL);
+	}
+}
+
+int px_child_wait(struct px_child *c)
+{
+	struct sigaction saved[sizeof(forwarded_signals) / sizeof(int)];
+	pid_t got;
+
+	child_to_signal = c->pid;
+	set_forwarding(true, saved);
+	do {
+		got = waitpid(c->pid, &c->wait_status, 0);
+	} while (got < 0 && errno == EINTR);
+	set_forwarding(false, saved);
+	child_to_signal = 0;
+	c->elapsed_ns = px_now_ns() - c->start_ns;
+	if (got < 0)
+		return px_fail(errno, "cannot wait for the command: %s",
+			       strerror(errno));
+	return 0;
+}
+
+void px_child_abort(struct px_child *c)
+{
+	if (c->pid <= 0)
+		return;
+	kill(c->pid, SIGKILL);
+	waitpid(c->pid, &c->wait_status, 0);
+	if (c->exec_error_pipe >= 0)
+		close(c->exec_error_pipe);
+	c->exec_error_pipe = -1;
+}
+
+int px_exit_code(int wait_status)
+{
+	if (WIFSIGNALED(wait_status))
+		return 128 + WTERMSIG(wait_status);
+	return WEXITSTATUS(wait_status);
+}
+
+int px_exec_exit_code(int err)
+{
+	return err == ENOENT || err == ENOTDIR ? 127 : 126;
+}

@@ -1,0 +1,32 @@
+#!/bin/sh
+# Install every Debian package the build, the test suites and the benchmarks
+# need.  As root it installs what is missing; otherwise it prints the
+# apt-get line to run and fails.
+set -eu
+
+PACKAGES="build-essential pkg-config python3
+libpfm4-dev libelf-dev libdw-dev libpopt-dev
+bats bats-assert bats-support
+linux-perf hyperfine time
+qemu-system-x86 linux-headers-amd64 busybox-static cpio kmod"
+
+missing=""
+for pkg in $PACKAGES; do
+	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
+		missing="$missing $pkg"
+	fi
+done
+
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "install-deps: missing packages:$missing" >&2
+	echo "install-deps: run as root: apt-get update && apt-get install -y$missing" >&2
+	exit 1
+fi
+
+echo "install-deps: installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086 # the list is meant to split into words
+apt-get install -y -qq --no-install-recommends $missing >/dev/null
