@@ -1,6 +1,7 @@
 /* The perf_event_open(2) backend: the one file that calls it. */
 #include "backend.h"
 #include "error.h"
+#include "perf_syscall.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,11 +21,13 @@ struct perf_state {
 	int fds[];		/* -1 for events without a counter */
 };
 
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
-			       int cpu)
+int px_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+		       int group_fd)
 {
-	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, -1,
-			    PERF_FLAG_FD_CLOEXEC);
+	int fd = (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd,
+			      PERF_FLAG_FD_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
 }
 
 static int read_paranoid(void)
@@ -96,16 +99,16 @@ static int open_one(struct px_event *ev, const struct px_target *t)
 	int fd;
 
 	fill_attr(ev, t, &attr);
-	fd = sys_perf_event_open(&attr, t->pid, t->cpu);
-	if (fd < 0 && (errno == EACCES || errno == EPERM) &&
+	fd = px_perf_event_open(&attr, t->pid, t->cpu, -1);
+	if ((fd == -EACCES || fd == -EPERM) &&
 	    !ev->priv_explicit && !ev->exclude_kernel && t->pid >= 0) {
 		ev->exclude_kernel = true;
 		ev->exclude_hv = true;
 		ev->kernel_dropped = true;
 		fill_attr(ev, t, &attr);
-		fd = sys_perf_event_open(&attr, t->pid, t->cpu);
+		fd = px_perf_event_open(&attr, t->pid, t->cpu, -1);
 	}
-	return fd < 0 ? -errno : fd;
+	return fd;
 }
 
 static void close_fds(struct perf_state *st)

@@ -1,0 +1,13 @@
+/* perf_event_open(2) for the library's perf-based parts (counting in
+ * backend_perf.c, sampling).  backend_perf.c holds the one call site. */
+#ifndef PX_PERF_SYSCALL_H
+#define PX_PERF_SYSCALL_H
+
+#include <linux/perf_event.h>
+#include <sys/types.h>
+
+/* Returns a close-on-exec fd, or -errno. */
+int px_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+		       int group_fd);
+
+#endif
