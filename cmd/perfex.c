@@ -135,15 +135,13 @@ static char **parse_options(int argc, const char **argv, struct options *o,
 
 static void check_options(struct options *o)
 {
-	if (o->repeat < 0 || o->repeat > 1000000)
+	if (o->repeat < 1 || o->repeat > 1000000)
 		die_usage("--repeat must be between 1 and 1000000, not %s",
-			  o->repeat < 0 ? "negative" : "that large");
+			  o->repeat < 0 ? "negative" : o->repeat ? "that large" : "0");
 	if (o->separator && !*o->separator)
 		die_usage("the field separator must not be empty%s", "");
 	if (o->separator && o->json)
 		die_usage("choose one of -x and --json%s", "");
-	if (!o->repeat)
-		o->repeat = 1;
 }
 
 static void warn_unsupported(const struct options *o, const int *status)
@@ -212,7 +210,7 @@ static int run_all(struct options *o, const struct px_backend *be,
 
 int main(int argc, const char **argv)
 {
-	struct options o = { 0 };
+	struct options o = { .repeat = 1 };
 	struct px_outfile out = { 0 };
 	struct px_report report = { 0 };
 	const struct px_backend *be;
