@@ -1,0 +1,339 @@
+/* pfmon: count events per thread or per CPU, with event sets multiplexed
+ * and scaled; pfmon's (perfmon2) option names. */
+#include <errno.h>
+#include <popt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "cpulist.h"
+#include "error.h"
+#include "events.h"
+#include "listing.h"
+#include "mon_report.h"
+#include "monitor.h"
+#include "outfile.h"
+#include "target.h"
+
+#define EXIT_USAGE 2
+#define EXIT_RUNTIME 1
+
+enum {
+	OPT_EVENTS = 'e', OPT_VERSION = 1000, OPT_LIST_OPTS, OPT_RAW_DUMP,
+	OPT_FOLLOW_FORK, OPT_FOLLOW_VFORK, OPT_FOLLOW_PTHREAD, OPT_FOLLOW_EXEC,
+	OPT_FOLLOW_ALL, OPT_US, OPT_EU, OPT_HEX,
+};
+
+struct options {
+	struct px_event_set *sets;
+	size_t nsets;
+	char *backend, *outfile, *cpu_list, *priv_levels, *separator;
+	int switch_ms, session_timeout, attach_pid;
+	int system_wide, aggregate, append, json, user, kernel, verbose;
+	int info, list, long_list, check_only;
+	unsigned follow;
+	enum px_counter_format format;
+};
+
+static void usage_error(const char *msg)
+{
+	fprintf(stderr, "pfmon: %s\nTry 'pfmon --help' for more information.\n", msg);
+	exit(EXIT_USAGE);
+}
+
+static void add_set(struct options *o, const char *list)
+{
+	struct px_event_set *grown = realloc(o->sets, (o->nsets + 1) * sizeof(*grown));
+
+	if (!grown)
+		usage_error("out of memory");
+	o->sets = grown;
+	memset(&o->sets[o->nsets], 0, sizeof(o->sets[0]));
+	if (px_event_parse_list(list, &o->sets[o->nsets].events, &o->sets[o->nsets].n)) {
+		fprintf(stderr, "pfmon: %s\n", px_last_error());
+		exit(EXIT_USAGE);
+	}
+	o->nsets++;
+}
+
+static struct poptOption *option_table(struct options *o)
+{
+	static struct poptOption table[48];
+	struct poptOption t[] = {
+		{ "events", 'e', POPT_ARG_STRING, NULL, OPT_EVENTS,
+		  "one event set: a comma list of events (repeat -e for more sets, multiplexed)", "EV,..." },
+		{ "switch-timeout", 0, POPT_ARG_INT, &o->switch_ms, 0,
+		  "switch event sets every MS milliseconds (default 100)", "MS" },
+		{ "system-wide", 0, POPT_ARG_NONE, &o->system_wide, 0,
+		  "count every task on the CPUs of --cpu-list", NULL },
+		{ "cpu-list", 0, POPT_ARG_STRING, &o->cpu_list, 0,
+		  "CPUs for --system-wide, e.g. 0,2-3 (default: all online)", "LIST" },
+		{ "aggregate-results", 0, POPT_ARG_NONE, &o->aggregate, 0,
+		  "print totals over all threads or CPUs", NULL },
+		{ "follow-fork", 0, POPT_ARG_NONE, NULL, OPT_FOLLOW_FORK, "also count child processes", NULL },
+		{ "follow-vfork", 0, POPT_ARG_NONE, NULL, OPT_FOLLOW_VFORK, "also count vfork children", NULL },
+		{ "follow-pthread", 0, POPT_ARG_NONE, NULL, OPT_FOLLOW_PTHREAD, "also count new threads", NULL },
+		{ "follow-exec", 0, POPT_ARG_NONE, NULL, OPT_FOLLOW_EXEC,
+		  "keep counting a task after it executes another program", NULL },
+		{ "follow-all", 0, POPT_ARG_NONE, NULL, OPT_FOLLOW_ALL, "all of the --follow options", NULL },
+		{ "attach-task", 0, POPT_ARG_INT, &o->attach_pid, 0,
+		  "count a running task until it exits or Ctrl-C, then detach", "PID" },
+		{ "session-timeout", 0, POPT_ARG_INT, &o->session_timeout, 0,
+		  "stop counting after SECONDS", "SECONDS" },
+		{ "user-level", 'u', POPT_ARG_NONE, &o->user, 0, "count at user level (default: user and kernel)", NULL },
+		{ "kernel-level", 'k', POPT_ARG_NONE, &o->kernel, 0, "count at kernel level", NULL },
+		{ "priv-levels", 0, POPT_ARG_STRING, &o->priv_levels, 0,
+		  "privilege levels per event, in order: u, k or uk each", "L,..." },
+		{ "outfile", 0, POPT_ARG_STRING, &o->outfile, 0, "write the results to FILE", "FILE" },
+		{ "append", 0, POPT_ARG_NONE, &o->append, 0, "append to --outfile", NULL },
+		{ "us-counter-format", 0, POPT_ARG_NONE, NULL, OPT_US, "print counts as 1,234,567", NULL },
+		{ "eu-counter-format", 0, POPT_ARG_NONE, NULL, OPT_EU, "print counts as 1.234.567", NULL },
+		{ "hex-counter-format", 0, POPT_ARG_NONE, NULL, OPT_HEX, "print counts in hexadecimal", NULL },
+		{ "field-separator", 'x', POPT_ARG_STRING, &o->separator, 0, "print CSV with SEP", "SEP" },
+		{ "json", 0, POPT_ARG_NONE, &o->json, 0, "print JSON", NULL },
+		{ "backend", 0, POPT_ARG_STRING, &o->backend, 0, "auto, perf or module", "NAME" },
+		{ "check-events-only", 0, POPT_ARG_NONE, &o->check_only, 0,
+		  "check and print the events' encodings, then exit", NULL },
+		{ "info", 'i', POPT_ARG_NONE, &o->info, 0, "print the backends, PMUs and settings", NULL },
+		{ "list", 'l', POPT_ARG_NONE, &o->list, 0, "list events (matching PATTERN)", NULL },
+		{ "long-list", 'L', POPT_ARG_NONE, &o->long_list, 0, "list events with descriptions", NULL },
+		{ "verbose", 'v', POPT_ARG_NONE, &o->verbose, 0, "say what runs", NULL },
+		{ "version", 0, POPT_ARG_NONE, NULL, OPT_VERSION, "print the version", NULL },
+		{ "list-opts", 0, POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_LIST_OPTS, NULL, NULL },
+		{ "raw-dump", 0, POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_RAW_DUMP, NULL, NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+
+	memcpy(table, t, sizeof(t));
+	return table;
+}
+
+static void list_options(const struct poptOption *t)
+{
+	for (; t->longName || t->shortName || t->argInfo; t++) {
+		if (t->argInfo & POPT_ARGFLAG_DOC_HIDDEN)
+			continue;
+		if (t->shortName)
+			printf("-%c\n", t->shortName);
+		if (t->longName)
+			printf("--%s\n", t->longName);
+	}
+	printf("-h\n--help\n");
+}
+
+static char **parse_options(int argc, const char **argv, struct options *o, poptContext *pcp)
+{
+	struct poptOption *table = option_table(o);
+	poptContext pc = poptGetContext("pfmon", argc, argv, table, POPT_CONTEXT_POSIXMEHARDER);
+	int rc;
+
+	poptSetOtherOptionHelp(pc, "[OPTION...] [command [args...]]");
+	while ((rc = poptGetNextOpt(pc)) > 0) {
+		switch (rc) {
+		case OPT_EVENTS: add_set(o, poptGetOptArg(pc) ? : ""); break;
+		case OPT_FOLLOW_FORK: o->follow |= PX_FOLLOW_FORK; break;
+		case OPT_FOLLOW_VFORK: o->follow |= PX_FOLLOW_VFORK; break;
+		case OPT_FOLLOW_PTHREAD: o->follow |= PX_FOLLOW_PTHREAD; break;
+		case OPT_FOLLOW_EXEC: o->follow |= PX_FOLLOW_EXEC; break;
+		case OPT_FOLLOW_ALL: o->follow |= PX_FOLLOW_ALL; break;
+		case OPT_US: o->format = PX_FMT_US; break;
+		case OPT_EU: o->format = PX_FMT_EU; break;
+		case OPT_HEX: o->format = PX_FMT_HEX; break;
+		case OPT_VERSION: printf("pfmon %s\n", PX_VERSION); exit(0);
+		case OPT_LIST_OPTS: list_options(table); exit(0);
+		case OPT_RAW_DUMP: px_print_event_names(stdout); exit(0);
+		}
+	}
+	if (rc < -1) {
+		fprintf(stderr, "pfmon: %s: %s\n", poptBadOption(pc, POPT_BADOPTION_NOALIAS),
+			poptStrerror(rc));
+		fprintf(stderr, "Try 'pfmon --help' for more information.\n");
+		exit(EXIT_USAGE);
+	}
+	*pcp = pc;
+	return (char **)poptGetArgs(pc);
+}
+
+/* Privilege levels: -u/-k for every event, --priv-levels per event; an
+ * event with its own :u/:k modifier keeps it.  Without any, both levels
+ * are counted, as perfex and perf stat do (old pfmon counted user level
+ * only, which reads as zero for kernel-side software events). */
+static void apply_levels(struct options *o)
+{
+	char *copy = o->priv_levels ? strdup(o->priv_levels) : NULL, *save = NULL;
+	char *tok = copy ? strtok_r(copy, ",", &save) : NULL;
+	bool any = o->user || o->kernel;
+	bool user = o->user || !any, kernel = o->kernel || !any;
+
+	for (size_t s = 0; s < o->nsets; s++) {
+		for (size_t i = 0; i < o->sets[s].n; i++) {
+			struct px_event *ev = &o->sets[s].events[i];
+			bool u = user, k = kernel;
+
+			if (tok) {
+				u = strchr(tok, 'u') != NULL;
+				k = strchr(tok, 'k') != NULL;
+				if ((!u && !k) || strspn(tok, "uk") != strlen(tok)) {
+					fprintf(stderr, "pfmon: bad privilege level '%s' in --priv-levels: use u, k or uk\n", tok);
+					exit(EXIT_USAGE);
+				}
+				tok = strtok_r(NULL, ",", &save);
+			} else if (ev->priv_explicit) {
+				continue;
+			}
+			ev->exclude_user = !u;
+			ev->exclude_kernel = !k;
+			ev->exclude_hv = !k;
+			ev->priv_explicit = true;
+		}
+	}
+	if (tok) {
+		fprintf(stderr, "pfmon: --priv-levels lists more levels than there are events\n");
+		exit(EXIT_USAGE);
+	}
+	free(copy);
+}
+
+static void check_options(struct options *o, char **cmd)
+{
+	bool has_cmd = cmd && cmd[0];
+
+	if (o->switch_ms < 0 || o->session_timeout < 0 || o->attach_pid < 0)
+		usage_error("--switch-timeout, --session-timeout and --attach-task take positive numbers");
+	if (o->separator && !*o->separator)
+		usage_error("the field separator must not be empty");
+	if (o->separator && o->json)
+		usage_error("choose one of -x and --json");
+	if (o->append && !o->outfile)
+		usage_error("--append needs --outfile");
+	if (o->cpu_list && !o->system_wide)
+		usage_error("--cpu-list needs --system-wide");
+	if (o->attach_pid && (has_cmd || o->system_wide))
+		usage_error("--attach-task takes no command and no --system-wide");
+	if (o->system_wide && o->follow)
+		usage_error("--follow-* options are for per-thread counting, not --system-wide");
+	if (!has_cmd && !o->attach_pid && !o->system_wide)
+		usage_error("no command given: pfmon [options] command [args], or --attach-task PID, or --system-wide");
+}
+
+static void check_events(const struct options *o)
+{
+	for (size_t s = 0; s < o->nsets; s++)
+		for (size_t i = 0; i < o->sets[s].n; i++)
+			printf("set %zu: %s = %s\n", s, o->sets[s].events[i].name,
+			       o->sets[s].events[i].encoded);
+}
+
+static int runtime_error(struct px_outfile *out)
+{
+	fprintf(stderr, "pfmon: %s\n", px_last_error());
+	if (out->f)
+		px_outfile_discard(out);
+	return EXIT_RUNTIME;
+}
+
+static void warn_unsupported(const struct px_monitor *m)
+{
+	if (!m->nunits)
+		return;
+	for (size_t s = 0; s < m->opts.nsets; s++)
+		for (size_t i = 0; i < m->opts.sets[s].n; i++)
+			if (m->units[0].status[px_monitor_index(m, s, i)])
+				fprintf(stderr, "pfmon: warning: '%s' cannot be counted on this machine (no PMU here provides it); it is reported as <not supported>\n",
+					m->opts.sets[s].events[i].name);
+}
+
+static int measure(struct options *o, char **cmd, struct px_outfile *out)
+{
+	struct px_monitor_opts mo = { 0 };
+	struct px_mon_print pr = { o->aggregate, o->format, o->separator, o->json };
+	struct px_monitor m;
+	int *cpus = NULL, ret;
+	size_t ncpus = 0;
+
+	if (px_backend_select(o->backend, &mo.backend))
+		return runtime_error(out);
+	if (o->system_wide &&
+	    (o->cpu_list ? px_cpulist_parse(o->cpu_list, &cpus, &ncpus)
+			 : px_cpulist_online(&cpus, &ncpus))) {
+		fprintf(stderr, "pfmon: %s\n", px_last_error());
+		return o->cpu_list ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	mo.sets = o->sets;
+	mo.nsets = o->nsets;
+	mo.switch_ns = (uint64_t)o->switch_ms * 1000000ull;
+	mo.session_timeout_ns = (uint64_t)o->session_timeout * 1000000000ull;
+	mo.follow = o->follow;
+	mo.argv = cmd && cmd[0] ? cmd : NULL;
+	mo.attach_pid = o->attach_pid;
+	mo.system_wide = o->system_wide;
+	mo.cpus = cpus;
+	mo.ncpus = ncpus;
+	if (o->verbose)
+		fprintf(stderr, "pfmon: backend %s, %zu event set(s)\n", mo.backend->name, o->nsets);
+	px_fail(0, "%s", "");
+	ret = px_monitor_run(&mo, &m);
+	free(cpus);
+	if (ret && !px_last_error()[0]) {
+		fprintf(stderr, "pfmon: cannot run '%s': %s\n", cmd[0], strerror(-ret));
+		px_monitor_free(&m);
+		if (out->f)
+			px_outfile_discard(out);
+		return px_exec_exit_code(-ret);
+	}
+	if (ret) {
+		px_monitor_free(&m);
+		return runtime_error(out);
+	}
+	warn_unsupported(&m);
+	px_mon_print(out->f ? out->f : stdout, &m, &pr);
+	ret = m.exit_code;
+	px_monitor_free(&m);
+	if (out->f && px_outfile_commit(out)) {
+		fprintf(stderr, "pfmon: %s\n", px_last_error());
+		return EXIT_RUNTIME;
+	}
+	return ret;
+}
+
+int main(int argc, const char **argv)
+{
+	struct options o = { 0 };
+	struct px_outfile out = { 0 };
+	poptContext pc;
+	char **cmd = parse_options(argc, argv, &o, &pc);
+	int ret;
+
+	if (o.info) {
+		px_print_sysinfo(stdout);
+		return 0;
+	}
+	if (o.list || o.long_list) {
+		const char *pattern = cmd ? cmd[0] : NULL;
+
+		if (!px_print_event_list(stdout, pattern, o.long_list) && pattern) {
+			fprintf(stderr, "pfmon: no event matches '%s'\n", pattern);
+			return EXIT_RUNTIME;
+		}
+		return 0;
+	}
+	if (!o.nsets)
+		add_set(&o, o.system_wide ? "cpu-clock" : "task-clock");
+	apply_levels(&o);
+	if (o.check_only) {
+		check_events(&o);
+		return 0;
+	}
+	check_options(&o, cmd);
+	if (o.outfile && px_outfile_open(&out, o.outfile, o.append))
+		return runtime_error(&out);
+	ret = measure(&o, cmd, &out);
+	for (size_t s = 0; s < o.nsets; s++)
+		free(o.sets[s].events);
+	free(o.sets);
+	poptFreeContext(pc);
+	return ret;
+}

@@ -1,0 +1,584 @@
+/* The pfmon session engine: one poll loop over SIGCHLD (ptrace events of
+ * the followed tasks), the set-switch timer, the session timeout and the
+ * signals that end a session. */
+#include "monitor.h"
+#include "error.h"
+#include "target.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define DEFAULT_SWITCH_NS 100000000ull
+
+struct loop {
+	struct px_monitor *m;
+	int sigfd, switchfd, timeoutfd;
+	sigset_t old_mask;
+	pid_t main_pid;		/* the command or the attached task */
+	bool traced;		/* units are ptraced threads */
+	bool main_exec_seen;	/* the command's own exec happened */
+	size_t live;		/* traced tasks still alive */
+	bool main_done;
+};
+
+size_t px_monitor_index(const struct px_monitor *m, size_t set, size_t i)
+{
+	size_t base = 0;
+
+	for (size_t s = 0; s < set; s++)
+		base += m->opts.sets[s].n;
+	return base + i;
+}
+
+static void read_comm(pid_t tid, char *comm, size_t len)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(comm, len, "?");
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(comm, (int)len, f))
+		comm[strcspn(comm, "\n")] = '\0';
+	fclose(f);
+}
+
+static pid_t tgid_of(pid_t tid)
+{
+	char path[64], line[128];
+	pid_t tgid = tid;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return tid;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
+static struct px_unit *find_unit(struct px_monitor *m, pid_t tid)
+{
+	for (size_t i = 0; i < m->nunits; i++)
+		if (m->units[i].tid == tid)
+			return &m->units[i];
+	return NULL;
+}
+
+static int enable_set(struct px_monitor *m, struct px_unit *u, size_t set, bool on)
+{
+	const struct px_backend *be = m->opts.backend;
+
+	if (!u->states[set] || u->frozen)
+		return 0;
+	return on ? be->enable(u->states[set]) : be->disable(u->states[set]);
+}
+
+static bool nothing_countable(const struct px_monitor *m, const struct px_unit *u)
+{
+	for (size_t k = 0; k < m->nevents_total; k++)
+		if (!u->status[k])
+			return false;
+	return true;
+}
+
+/* Open every set's counters on a new unit, all stopped, and start the
+ * current set if the session is running. */
+static int add_unit(struct px_monitor *m, pid_t tid, int cpu)
+{
+	struct px_target t = { .pid = tid, .cpu = cpu };
+	struct px_unit *u;
+	int ret;
+
+	if (m->nunits == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 8;
+		struct px_unit *grown = realloc(m->units, cap * sizeof(*grown));
+
+		if (!grown)
+			return px_fail(ENOMEM, "out of memory");
+		m->units = grown;
+		m->cap = cap;
+	}
+	u = &m->units[m->nunits];
+	memset(u, 0, sizeof(*u));
+	u->tid = tid;
+	u->pid = tid >= 0 ? tgid_of(tid) : -1;
+	u->cpu = cpu;
+	if (tid >= 0)
+		read_comm(tid, u->comm, sizeof(u->comm));
+	else
+		snprintf(u->comm, sizeof(u->comm), "CPU%d", cpu);
+	u->states = calloc(m->opts.nsets, sizeof(void *));
+	u->status = calloc(m->nevents_total, sizeof(int));
+	u->counts = calloc(m->nevents_total, sizeof(struct px_count));
+	if (!u->states || !u->status || !u->counts) {
+		free(u->states);
+		free(u->status);
+		free(u->counts);
+		return px_fail(ENOMEM, "out of memory");
+	}
+	m->nunits++;
+	for (size_t s = 0; s < m->opts.nsets; s++) {
+		ret = m->opts.backend->open(m->opts.sets[s].events, m->opts.sets[s].n,
+					    &t, &u->status[px_monitor_index(m, s, 0)],
+					    &u->states[s]);
+		if (ret)
+			return ret;
+	}
+	if (m->nunits == 1 && nothing_countable(m, u))
+		return px_fail(EOPNOTSUPP,
+			       "none of the events can be counted on this machine: it has no hardware PMU for them; software events such as task-clock or page-faults work everywhere (see -l)");
+	if (m->started)
+		return enable_set(m, u, m->cur_set, true);
+	return 0;
+}
+
+static void arm_timer(int fd, uint64_t ns, bool periodic)
+{
+	struct itimerspec its;
+
+	memset(&its, 0, sizeof(its));
+	its.it_value.tv_sec = (time_t)(ns / 1000000000ull);
+	its.it_value.tv_nsec = (long)(ns % 1000000000ull);
+	if (periodic)
+		its.it_interval = its.it_value;
+	timerfd_settime(fd, 0, &its, NULL);
+}
+
+static int start_session(struct loop *l)
+{
+	struct px_monitor *m = l->m;
+
+	m->started = true;
+	m->start_ns = px_now_ns();
+	m->set_runs[0]++;
+	for (size_t i = 0; i < m->nunits; i++) {
+		int ret = enable_set(m, &m->units[i], 0, true);
+
+		if (ret)
+			return ret;
+	}
+	if (m->opts.nsets > 1)
+		arm_timer(l->switchfd, m->opts.switch_ns, true);
+	if (m->opts.session_timeout_ns)
+		arm_timer(l->timeoutfd, m->opts.session_timeout_ns, false);
+	return 0;
+}
+
+static void switch_set(struct px_monitor *m)
+{
+	size_t next = (m->cur_set + 1) % m->opts.nsets;
+
+	for (size_t i = 0; i < m->nunits; i++)
+		enable_set(m, &m->units[i], m->cur_set, false);
+	for (size_t i = 0; i < m->nunits; i++)
+		enable_set(m, &m->units[i], next, true);
+	m->cur_set = next;
+	m->set_runs[next]++;
+}
+
+static void stop_all(struct px_monitor *m)
+{
+	for (size_t i = 0; i < m->nunits; i++)
+		for (size_t s = 0; s < m->opts.nsets; s++)
+			enable_set(m, &m->units[i], s, false);
+	if (m->started)
+		m->elapsed_ns = px_now_ns() - m->start_ns;
+}
+
+static void freeze_unit(struct px_monitor *m, struct px_unit *u)
+{
+	for (size_t s = 0; s < m->opts.nsets; s++)
+		enable_set(m, u, s, false);
+	u->frozen = true;
+}
+
+static unsigned ptrace_options(unsigned follow)
+{
+	unsigned o = PTRACE_O_TRACEEXEC;
+
+	if (follow & PX_FOLLOW_FORK)
+		o |= PTRACE_O_TRACEFORK;
+	if (follow & PX_FOLLOW_VFORK)
+		o |= PTRACE_O_TRACEVFORK;
+	if (follow & PX_FOLLOW_PTHREAD)
+		o |= PTRACE_O_TRACECLONE;
+	return o;
+}
+
+static int on_new_task(struct loop *l, pid_t parent)
+{
+	unsigned long msg = 0;
+	pid_t child;
+
+	ptrace(PTRACE_GETEVENTMSG, parent, NULL, &msg);
+	child = (pid_t)msg;
+	if (find_unit(l->m, child))
+		return 0;	/* its own first stop came before this event */
+	l->live++;
+	return add_unit(l->m, child, -1);
+}
+
+static int on_exec(struct loop *l, pid_t tid)
+{
+	struct px_monitor *m = l->m;
+	struct px_unit *u = find_unit(m, tid);
+
+	if (u)
+		read_comm(tid, u->comm, sizeof(u->comm));
+	if (tid == l->main_pid && !l->main_exec_seen && m->opts.argv) {
+		l->main_exec_seen = true;
+		return start_session(l);
+	}
+	if (u && !(m->opts.follow & PX_FOLLOW_EXEC))
+		freeze_unit(m, u);
+	return 0;
+}
+
+/* One waitpid() report of a traced task. */
+static int on_traced_status(struct loop *l, pid_t tid, int st)
+{
+	struct px_monitor *m = l->m;
+	int event = st >> 16, sig, ret = 0;
+
+	if (WIFEXITED(st) || WIFSIGNALED(st)) {
+		if (l->live)
+			l->live--;
+		if (tid == l->main_pid) {
+			l->main_done = true;
+			m->exit_code = px_exit_code(st);
+			m->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+		}
+		return 0;
+	}
+	if (!WIFSTOPPED(st))
+		return 0;
+	sig = WSTOPSIG(st);
+	if (!find_unit(m, tid)) {
+		/* a followed task's first stop, before its parent's event */
+		l->live++;
+		ret = add_unit(m, tid, -1);
+		ptrace(PTRACE_CONT, tid, NULL, NULL);
+		return ret;
+	}
+	if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK ||
+	    event == PTRACE_EVENT_CLONE)
+		ret = on_new_task(l, tid);
+	else if (event == PTRACE_EVENT_EXEC)
+		ret = on_exec(l, tid);
+	if (event || sig == SIGSTOP || sig == SIGTRAP)
+		sig = 0;	/* ours, not the program's */
+	ptrace(PTRACE_CONT, tid, NULL, (void *)(long)sig);
+	return ret;
+}
+
+static int reap_children(struct loop *l)
+{
+	int st, ret = 0;
+	pid_t tid;
+
+	while ((tid = waitpid(-1, &st, WNOHANG | __WALL)) > 0) {
+		if (l->traced) {
+			ret = on_traced_status(l, tid, st);
+			if (ret)
+				return ret;
+		} else if (tid == l->main_pid && (WIFEXITED(st) || WIFSIGNALED(st))) {
+			l->main_done = true;
+			l->m->exit_code = px_exit_code(st);
+			l->m->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+		}
+	}
+	return 0;
+}
+
+static bool loop_done(const struct loop *l)
+{
+	const struct px_monitor *m = l->m;
+
+	if (m->timed_out || m->interrupted)
+		return true;
+	if (l->traced)
+		return l->live == 0;
+	return m->opts.argv && l->main_done;
+}
+
+static void on_signal(struct loop *l)
+{
+	struct signalfd_siginfo si;
+
+	while (read(l->sigfd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD)
+			continue;
+		/* a command gets the terminal's signals itself; one sent to
+		 * us by kill(2) is passed on; without a command it ends the
+		 * session */
+		if (l->m->opts.argv && l->main_pid > 0) {
+			if (si.ssi_code <= 0)
+				kill(l->main_pid, (int)si.ssi_signo);
+		} else {
+			l->m->interrupted = true;
+		}
+	}
+}
+
+static int run_loop(struct loop *l)
+{
+	struct pollfd fds[3] = {
+		{ .fd = l->sigfd, .events = POLLIN },
+		{ .fd = l->switchfd, .events = POLLIN },
+		{ .fd = l->timeoutfd, .events = POLLIN },
+	};
+	uint64_t ticks;
+	int ret;
+
+	while (!loop_done(l)) {
+		if (poll(fds, 3, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return px_fail(errno, "poll failed: %s", strerror(errno));
+		}
+		if (fds[1].revents && read(l->switchfd, &ticks, sizeof(ticks)) > 0)
+			switch_set(l->m);
+		if (fds[2].revents && read(l->timeoutfd, &ticks, sizeof(ticks)) > 0)
+			l->m->timed_out = true;
+		if (fds[0].revents)
+			on_signal(l);
+		ret = reap_children(l);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int setup_loop(struct loop *l, struct px_monitor *m)
+{
+	sigset_t mask;
+
+	memset(l, 0, sizeof(*l));
+	l->m = m;
+	l->sigfd = l->switchfd = l->timeoutfd = -1;
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGCHLD);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGQUIT);
+	if (sigprocmask(SIG_BLOCK, &mask, &l->old_mask))
+		return px_fail(errno, "cannot block signals: %s", strerror(errno));
+	l->sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	l->switchfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	l->timeoutfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (l->sigfd < 0 || l->switchfd < 0 || l->timeoutfd < 0)
+		return px_fail(errno, "cannot create the session's timers: %s",
+			       strerror(errno));
+	return 0;
+}
+
+static void teardown_loop(struct loop *l)
+{
+	if (l->sigfd >= 0)
+		close(l->sigfd);
+	if (l->switchfd >= 0)
+		close(l->switchfd);
+	if (l->timeoutfd >= 0)
+		close(l->timeoutfd);
+	sigprocmask(SIG_SETMASK, &l->old_mask, NULL);
+}
+
+/* Stop and let go of every traced task still alive (attach mode, or a
+ * session cut short by its timeout). */
+static void detach_all(struct loop *l)
+{
+	struct px_monitor *m = l->m;
+
+	for (size_t i = 0; i < m->nunits; i++) {
+		pid_t tid = m->units[i].tid;
+		int st;
+
+		if (tid <= 0 || ptrace(PTRACE_INTERRUPT, tid, NULL, NULL))
+			continue;
+		if (waitpid(tid, &st, __WALL) == tid && WIFSTOPPED(st))
+			ptrace(PTRACE_DETACH, tid, NULL, NULL);
+	}
+}
+
+static int run_command_traced(struct loop *l)
+{
+	struct px_monitor *m = l->m;
+	struct px_child child;
+	int ret = px_child_spawn(m->opts.argv, &child);
+
+	if (ret)
+		return ret;
+	l->traced = true;
+	l->main_pid = child.pid;
+	l->live = 1;
+	ret = add_unit(m, child.pid, -1);
+	if (!ret && ptrace(PTRACE_SETOPTIONS, child.pid, NULL,
+			   (void *)(long)(ptrace_options(m->opts.follow) |
+					  PTRACE_O_EXITKILL)))
+		ret = px_fail(errno, "cannot trace the command: %s", strerror(errno));
+	if (ret) {
+		px_child_abort(&child);
+		return ret;
+	}
+	/* let it run to its exec, still traced: the exec event starts the
+	 * session; a failed exec reports its errno through the pipe */
+	ptrace(PTRACE_CONT, child.pid, NULL, NULL);
+	ret = run_loop(l);
+	if (!ret && !l->main_exec_seen) {
+		int err = 0;
+
+		if (read(child.exec_error_pipe, &err, sizeof(err)) == sizeof(err) && err) {
+			close(child.exec_error_pipe);
+			px_fail(0, "%s", "");
+			return -err;
+		}
+	}
+	close(child.exec_error_pipe);
+	stop_all(m);
+	if (!l->main_done) {
+		/* timeout: the command goes on without us */
+		detach_all(l);
+	}
+	return ret;
+}
+
+static int run_attached(struct loop *l)
+{
+	struct px_monitor *m = l->m;
+	pid_t pid = m->opts.attach_pid;
+	int ret;
+
+	if (ptrace(PTRACE_SEIZE, pid, NULL,
+		   (void *)(long)ptrace_options(m->opts.follow | PX_FOLLOW_EXEC)))
+		return px_fail(errno, "cannot attach to task %d: %s%s", (int)pid,
+			       strerror(errno),
+			       errno == EPERM ? " (it must be yours, or run as root; see /proc/sys/kernel/yama/ptrace_scope)" : "");
+	l->traced = true;
+	l->main_pid = pid;
+	l->live = 1;
+	ret = add_unit(m, pid, -1);
+	if (!ret)
+		ret = start_session(l);
+	if (!ret)
+		ret = run_loop(l);
+	stop_all(m);
+	if (l->live)
+		detach_all(l);
+	return ret;
+}
+
+static int run_system_wide(struct loop *l)
+{
+	struct px_monitor *m = l->m;
+	struct px_child child = { .pid = -1, .exec_error_pipe = -1 };
+	int ret = 0;
+
+	for (size_t i = 0; i < m->opts.ncpus && !ret; i++)
+		ret = add_unit(m, -1, m->opts.cpus[i]);
+	if (ret)
+		return ret;
+	if (m->opts.argv) {
+		ret = px_child_spawn(m->opts.argv, &child);
+		if (ret)
+			return ret;
+		l->main_pid = child.pid;
+	}
+	ret = start_session(l);
+	if (!ret && m->opts.argv) {
+		ret = px_child_release(&child);
+		if (ret) {
+			stop_all(m);
+			px_fail(0, "%s", "");
+			return ret;
+		}
+	}
+	if (!ret)
+		ret = run_loop(l);
+	stop_all(m);
+	if (m->opts.argv && !l->main_done) {
+		/* timeout or signal: the command goes on without us */
+		ptrace(PTRACE_DETACH, child.pid, NULL, NULL);
+	}
+	return ret;
+}
+
+static int read_all(struct px_monitor *m)
+{
+	for (size_t i = 0; i < m->nunits; i++) {
+		struct px_unit *u = &m->units[i];
+
+		for (size_t s = 0; s < m->opts.nsets; s++) {
+			int ret;
+
+			if (!u->states[s])
+				continue;
+			ret = m->opts.backend->read(u->states[s],
+						    &u->counts[px_monitor_index(m, s, 0)]);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+int px_monitor_run(const struct px_monitor_opts *opts, struct px_monitor *m)
+{
+	struct loop l;
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	m->opts = *opts;
+	if (!m->opts.switch_ns)
+		m->opts.switch_ns = DEFAULT_SWITCH_NS;
+	for (size_t s = 0; s < opts->nsets; s++)
+		m->nevents_total += opts->sets[s].n;
+	m->set_runs = calloc(opts->nsets ? opts->nsets : 1, sizeof(uint64_t));
+	if (!m->set_runs)
+		return px_fail(ENOMEM, "out of memory");
+	ret = setup_loop(&l, m);
+	if (!ret) {
+		if (opts->system_wide)
+			ret = run_system_wide(&l);
+		else if (opts->attach_pid > 0)
+			ret = run_attached(&l);
+		else
+			ret = run_command_traced(&l);
+	}
+	teardown_loop(&l);
+	if (!ret)
+		ret = read_all(m);
+	return ret;
+}
+
+void px_monitor_free(struct px_monitor *m)
+{
+	for (size_t i = 0; i < m->nunits; i++) {
+		struct px_unit *u = &m->units[i];
+
+		for (size_t s = 0; u->states && s < m->opts.nsets; s++)
+			if (u->states[s])
+				m->opts.backend->close(u->states[s]);
+		free(u->states);
+		free(u->status);
+		free(u->counts);
+	}
+	free(m->units);
+	free(m->set_runs);
+	memset(m, 0, sizeof(*m));
+}

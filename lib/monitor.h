@@ -1,0 +1,77 @@
+/* A monitoring session for pfmon: event sets multiplexed round-robin over
+ * measured units, which are either threads (a command or an attached task,
+ * and the tasks it creates when followed) or CPUs (system-wide). */
+#ifndef PX_MONITOR_H
+#define PX_MONITOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "backend.h"
+#include "events.h"
+
+#define PX_FOLLOW_FORK    1u
+#define PX_FOLLOW_VFORK   2u
+#define PX_FOLLOW_PTHREAD 4u
+#define PX_FOLLOW_EXEC    8u
+#define PX_FOLLOW_ALL     15u
+
+struct px_event_set {
+	struct px_event *events;
+	size_t n;
+};
+
+struct px_monitor_opts {
+	const struct px_backend *backend;
+	struct px_event_set *sets;
+	size_t nsets;
+	uint64_t switch_ns;		/* set switch timeout; 0: 100 ms */
+	uint64_t session_timeout_ns;	/* 0: until the command ends */
+	unsigned follow;		/* PX_FOLLOW_* */
+	char *const *argv;		/* the command, or NULL */
+	pid_t attach_pid;		/* > 0: attach to this task instead */
+	bool system_wide;
+	const int *cpus;		/* system-wide: the CPUs */
+	size_t ncpus;
+};
+
+/* One measured thread or CPU and its counts. */
+struct px_unit {
+	pid_t pid;		/* process (tgid), -1 for a CPU */
+	pid_t tid;		/* thread, -1 for a CPU */
+	int cpu;		/* -1 for a thread */
+	char comm[32];
+	void **states;		/* [nsets] backend state, NULL if none */
+	int *status;		/* [total events] 0 or -EOPNOTSUPP */
+	struct px_count *counts; /* [total events], read at the end */
+	bool frozen;		/* exec'd without --follow-exec: counting stopped */
+};
+
+struct px_monitor {
+	struct px_monitor_opts opts;
+	size_t nevents_total;	/* events over all sets */
+	struct px_unit *units;
+	size_t nunits, cap;
+	size_t cur_set;
+	uint64_t *set_runs;	/* [nsets] how many times each set was activated */
+	bool started;
+	uint64_t start_ns, elapsed_ns;
+	int exit_code;		/* the command's, as a shell gives it */
+	int signal;
+	bool timed_out;
+	bool interrupted;
+};
+
+/* Run the session to its end (command exit, task exit, timeout or
+ * SIGINT/SIGTERM).  Returns 0, or -errno with px_last_error(); a command
+ * that cannot be executed returns -errno of the exec with an empty
+ * message. */
+int px_monitor_run(const struct px_monitor_opts *opts, struct px_monitor *m);
+void px_monitor_free(struct px_monitor *m);
+
+/* Index of set s's event i in a unit's counts/status arrays. */
+size_t px_monitor_index(const struct px_monitor *m, size_t set, size_t i);
+
+#endif
