@@ -1,0 +1,801 @@
+/* Symbol resolution through libdwfl: the only file of the project that
+ * uses it.  Follows elfutils' addr2line: dwfl_module_addrinfo for the
+ * symbol, dwfl_module_getsrc for the line, dwarf_getscopes then
+ * dwarf_getscopes_die on the innermost scope for the inline chain. */
+#include "symbols.h"
+#include "error.h"
+
+#include <elfutils/libdwfl.h>
+#include <dwarf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char unknown[] = "??";
+
+/* ---- a bump allocator: locations, inline frames and strings live until
+ * the resolver is freed, so the pointers handed out stay valid ---- */
+
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t used, size;
+	max_align_t data[];
+};
+
+struct arena {
+	struct arena_chunk *head;
+};
+
+static void *arena_alloc(struct arena *a, size_t n)
+{
+	struct arena_chunk *c = a->head;
+
+	n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	if (!c || c->size - c->used < n) {
+		size_t size = n > 65536 ? n : 65536;
+
+		c = malloc(sizeof(*c) + size);
+		if (!c)
+			return NULL;
+		c->used = 0;
+		c->size = size;
+		c->next = a->head;
+		a->head = c;
+	}
+	c->used += n;
+	return (char *)c->data + c->used - n;
+}
+
+static void arena_free(struct arena *a)
+{
+	while (a->head) {
+		struct arena_chunk *next = a->head->next;
+
+		free(a->head);
+		a->head = next;
+	}
+}
+
+/* ---- interned strings: each distinct name is stored once ---- */
+
+struct strtab {
+	const char **slot;
+	size_t n, cap;		/* cap is a power of two */
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static uint64_t hash_u64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static int strtab_grow(struct strtab *t)
+{
+	size_t cap = t->cap ? t->cap * 2 : 256;
+	const char **slot = calloc(cap, sizeof(*slot));
+
+	if (!slot)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->cap; i++) {
+		const char *s = t->slot[i];
+		size_t j;
+
+		if (!s)
+			continue;
+		for (j = hash_str(s) & (cap - 1); slot[j]; j = (j + 1) & (cap - 1))
+			;
+		slot[j] = s;
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->cap = cap;
+	return 0;
+}
+
+static const char *intern(struct strtab *t, struct arena *a, const char *s)
+{
+	size_t j, len;
+	char *copy;
+
+	if (!s || !*s)
+		return unknown;
+	if ((t->n + 1) * 2 > t->cap && strtab_grow(t))
+		return NULL;
+	for (j = hash_str(s) & (t->cap - 1); t->slot[j]; j = (j + 1) & (t->cap - 1))
+		if (!strcmp(t->slot[j], s))
+			return t->slot[j];
+	len = strlen(s) + 1;
+	copy = arena_alloc(a, len);
+	if (!copy)
+		return NULL;
+	memcpy(copy, s, len);
+	t->slot[j] = copy;
+	t->n++;
+	return copy;
+}
+
+/* ---- the address cache: ip -> location ---- */
+
+struct ipcache {
+	struct px_location **slot;
+	size_t n, cap;
+};
+
+static struct px_location *ipcache_find(const struct ipcache *c, uint64_t ip)
+{
+	if (!c->cap)
+		return NULL;
+	for (size_t j = hash_u64(ip) & (c->cap - 1); c->slot[j];
+	     j = (j + 1) & (c->cap - 1))
+		if (c->slot[j]->ip == ip)
+			return c->slot[j];
+	return NULL;
+}
+
+static int ipcache_insert(struct ipcache *c, struct px_location *loc)
+{
+	size_t j;
+
+	if ((c->n + 1) * 2 > c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 1024;
+		struct px_location **slot = calloc(cap, sizeof(*slot));
+
+		if (!slot)
+			return -ENOMEM;
+		for (size_t i = 0; i < c->cap; i++) {
+			if (!c->slot[i])
+				continue;
+			for (j = hash_u64(c->slot[i]->ip) & (cap - 1); slot[j];
+			     j = (j + 1) & (cap - 1))
+				;
+			slot[j] = c->slot[i];
+		}
+		free(c->slot);
+		c->slot = slot;
+		c->cap = cap;
+	}
+	for (j = hash_u64(loc->ip) & (c->cap - 1); c->slot[j]; j = (j + 1) & (c->cap - 1))
+		;
+	c->slot[j] = loc;
+	c->n++;
+	return 0;
+}
+
+static void ipcache_clear(struct ipcache *c)
+{
+	if (c->slot)
+		memset(c->slot, 0, c->cap * sizeof(*c->slot));
+	c->n = 0;
+}
+
+/* ---- the kernel: /proc/kallsyms, shared by every resolver that uses the
+ * default file, loaded on the first kernel address ---- */
+
+struct ksym {
+	uint64_t addr;
+	uint32_t name;		/* offsets into ksyms.names */
+	uint32_t module;
+};
+
+struct ksyms {
+	struct ksym *v;
+	size_t n;
+	char *names;
+	size_t names_len, names_cap;
+	int refs;
+};
+
+static pthread_mutex_t kdefault_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct ksyms *kdefault;
+
+static void ksyms_free(struct ksyms *k)
+{
+	if (!k)
+		return;
+	free(k->v);
+	free(k->names);
+	free(k);
+}
+
+static int64_t ksyms_name(struct ksyms *k, const char *s, size_t len)
+{
+	size_t at = k->names_len;
+
+	if (k->names_len + len + 1 > k->names_cap) {
+		size_t cap = k->names_cap ? k->names_cap * 2 : 1 << 20;
+		char *p;
+
+		while (cap < k->names_len + len + 1)
+			cap *= 2;
+		p = realloc(k->names, cap);
+		if (!p)
+			return -1;
+		k->names = p;
+		k->names_cap = cap;
+	}
+	memcpy(k->names + at, s, len);
+	k->names[at + len] = '\0';
+	k->names_len += len + 1;
+	return (int64_t)at;
+}
+
+static int ksym_cmp(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Text symbols of a kallsyms file; NULL when it cannot be read or when it
+ * holds only zero addresses (kptr_restrict), so the caller says [kernel]. */
+static struct ksyms *ksyms_load(const char *path)
+{
+	struct ksyms *k = calloc(1, sizeof(*k));
+	FILE *f = fopen(path, "re");
+	char line[512];
+	size_t cap = 0;
+	int64_t core;
+	bool nonzero = false;
+
+	if (!k || !f)
+		goto out_fail;
+	core = ksyms_name(k, "[kernel]", 8);
+	if (core < 0)
+		goto out_fail;
+	while (fgets(line, sizeof(line), f)) {
+		char *end, *name, *mod;
+		uint64_t addr = strtoull(line, &end, 16);
+		int64_t n, m = core;
+		char type;
+
+		if (end == line || *end != ' ')
+			continue;
+		type = end[1];
+		if (!strchr("tTwW", type) || end[2] != ' ')
+			continue;
+		name = end + 3;
+		name[strcspn(name, "\n")] = '\0';
+		mod = strchr(name, '\t');
+		if (mod) {
+			*mod++ = '\0';
+			mod[strcspn(mod, " \t")] = '\0';
+			if (*mod == '[' && (m = ksyms_name(k, mod, strlen(mod))) < 0)
+				goto out_fail;
+		}
+		if (addr)
+			nonzero = true;
+		if (k->n == cap) {
+			struct ksym *v;
+
+			cap = cap ? cap * 2 : 65536;
+			v = realloc(k->v, cap * sizeof(*v));
+			if (!v)
+				goto out_fail;
+			k->v = v;
+		}
+		n = ksyms_name(k, name, strlen(name));
+		if (n < 0)
+			goto out_fail;
+		k->v[k->n++] = (struct ksym){ addr, (uint32_t)n, (uint32_t)m };
+	}
+	if (!nonzero)
+		goto out_fail;
+	fclose(f);
+	qsort(k->v, k->n, sizeof(*k->v), ksym_cmp);
+	return k;
+
+out_fail:
+	if (f)
+		fclose(f);
+	ksyms_free(k);
+	return NULL;
+}
+
+static const struct ksym *ksyms_find(const struct ksyms *k, uint64_t ip)
+{
+	size_t lo = 0, hi = k->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->v[mid].addr <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	/* Past the last symbol: no idea how far it extends. */
+	if (lo == k->n && ip - k->v[lo - 1].addr > 0x100000)
+		return NULL;
+	return &k->v[lo - 1];
+}
+
+/* ---- the resolver ---- */
+
+struct px_symbols {
+	Dwfl_Callbacks callbacks;	/* must outlive dwfl */
+	char *debuginfo_path;
+	Dwfl *dwfl;
+	pid_t pid;			/* > 0: live resolver */
+	bool live;
+	struct ipcache cache;
+	struct strtab strings;
+	struct arena arena;
+	char *kallsyms_path;		/* NULL: the shared default */
+	struct ksyms *ksyms;
+	bool ksyms_tried;
+};
+
+static int symbols_new(struct px_symbols **out, const struct px_symbols_opts *opts)
+{
+	struct px_symbols *res = calloc(1, sizeof(*res));
+
+	*out = NULL;
+	if (!res)
+		return px_fail(ENOMEM, "symbols: out of memory");
+	if (opts && opts->debuginfo_path &&
+	    !(res->debuginfo_path = strdup(opts->debuginfo_path)))
+		goto out_nomem;
+	if (opts && opts->kallsyms && !(res->kallsyms_path = strdup(opts->kallsyms)))
+		goto out_nomem;
+	res->callbacks.find_elf = dwfl_linux_proc_find_elf;
+	res->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+	res->callbacks.debuginfo_path = res->debuginfo_path ? &res->debuginfo_path : NULL;
+	res->dwfl = dwfl_begin(&res->callbacks);
+	if (!res->dwfl) {
+		int err = px_fail(ENOMEM, "symbols: %s", dwfl_errmsg(-1));
+
+		px_symbols_free(res);
+		return err;
+	}
+	*out = res;
+	return 0;
+
+out_nomem:
+	px_symbols_free(res);
+	return px_fail(ENOMEM, "symbols: out of memory");
+}
+
+static int report_pid(struct px_symbols *res)
+{
+	int rc;
+
+	dwfl_report_begin_add(res->dwfl);
+	rc = dwfl_linux_proc_report(res->dwfl, res->pid);
+	dwfl_report_end(res->dwfl, NULL, NULL);
+	if (rc > 0)
+		return px_fail(rc, "symbols: cannot read the mappings of process %d: %s",
+			       (int)res->pid, strerror(rc));
+	if (rc < 0)
+		return px_fail(EINVAL, "symbols: process %d: %s", (int)res->pid,
+			       dwfl_errmsg(-1));
+	return 0;
+}
+
+int px_symbols_open_pid(struct px_symbols **out, pid_t pid,
+			const struct px_symbols_opts *opts)
+{
+	struct px_symbols *res;
+	int rc = symbols_new(&res, opts);
+
+	if (rc)
+		return rc;
+	res->pid = pid;
+	res->live = true;
+	rc = report_pid(res);
+	if (rc) {
+		px_symbols_free(res);
+		return rc;
+	}
+	*out = res;
+	return 0;
+}
+
+int px_symbols_refresh(struct px_symbols *res)
+{
+	int rc;
+
+	if (!res->live)
+		return 0;
+	rc = report_pid(res);
+	if (rc == -ENOENT || rc == -ESRCH)
+		res->live = false;	/* exited: keep what was reported */
+	if (rc)
+		return rc;
+	ipcache_clear(&res->cache);
+	return 0;
+}
+
+static int map_cmp(const void *a, const void *b)
+{
+	const struct px_map *x = *(const struct px_map *const *)a;
+	const struct px_map *y = *(const struct px_map *const *)b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* One module per run of mappings of the same file.  Its range starts
+ * where the file's offset 0 is (start - pgoff of its first mapping), as
+ * libdwfl computes the load bias from the module's low address and the
+ * first PT_LOAD: that also holds when only the executable mapping was
+ * recorded, as perf MMAP records give it. */
+static int report_maps(struct px_symbols *res, struct px_map *const *v, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		const char *path = v[i]->path;
+		uint64_t low = v[i]->start - v[i]->pgoff, high = v[i]->start + v[i]->len;
+		size_t j;
+
+		for (j = i + 1; j < n && !strcmp(v[j]->path, path); j++) {
+			if (v[j]->start - v[j]->pgoff < low)
+				low = v[j]->start - v[j]->pgoff;
+			if (v[j]->start + v[j]->len > high)
+				high = v[j]->start + v[j]->len;
+		}
+		/* Overlaps (a stale record) are left out, not fatal. */
+		dwfl_report_module(res->dwfl, path, low, high);
+		i = j;
+	}
+	return 0;
+}
+
+int px_symbols_open_maps(struct px_symbols **out, const struct px_maps *maps,
+			 const struct px_symbols_opts *opts)
+{
+	struct px_symbols *res;
+	struct px_map **v = NULL;
+	size_t n = 0;
+	int rc = symbols_new(&res, opts);
+
+	if (rc)
+		return rc;
+	if (maps && maps->n) {
+		v = malloc(maps->n * sizeof(*v));
+		if (!v) {
+			px_symbols_free(res);
+			return px_fail(ENOMEM, "symbols: out of memory");
+		}
+		for (size_t i = 0; i < maps->n; i++)
+			if (maps->v[i].path && maps->v[i].path[0] == '/' && maps->v[i].len)
+				v[n++] = &maps->v[i];
+		qsort(v, n, sizeof(*v), map_cmp);
+	}
+	dwfl_report_begin(res->dwfl);
+	report_maps(res, v, n);
+	dwfl_report_end(res->dwfl, NULL, NULL);
+	free(v);
+	*out = res;
+	return 0;
+}
+
+int px_symbols_add_map(struct px_symbols *res, uint64_t start, uint64_t len,
+		       uint64_t pgoff, const char *path)
+{
+	struct px_map m = { start, len, pgoff, (char *)path };
+	struct px_map *v = &m;
+
+	if (!path || path[0] != '/' || !len)
+		return px_fail(EINVAL, "symbols: not a file mapping: '%s'",
+			       path ? path : "(null)");
+	dwfl_report_begin_add(res->dwfl);
+	report_maps(res, &v, 1);
+	dwfl_report_end(res->dwfl, NULL, NULL);
+	ipcache_clear(&res->cache);
+	return 0;
+}
+
+void px_symbols_free(struct px_symbols *res)
+{
+	if (!res)
+		return;
+	if (res->dwfl)
+		dwfl_end(res->dwfl);
+	if (res->ksyms && res->kallsyms_path) {
+		ksyms_free(res->ksyms);
+	} else if (res->ksyms) {
+		pthread_mutex_lock(&kdefault_lock);
+		if (--kdefault->refs == 0) {
+			ksyms_free(kdefault);
+			kdefault = NULL;
+		}
+		pthread_mutex_unlock(&kdefault_lock);
+	}
+	free(res->cache.slot);
+	free(res->strings.slot);
+	arena_free(&res->arena);
+	free(res->kallsyms_path);
+	free(res->debuginfo_path);
+	free(res);
+}
+
+size_t px_symbols_cached(const struct px_symbols *res)
+{
+	return res->cache.n;
+}
+
+static struct ksyms *kernel_table(struct px_symbols *res)
+{
+	if (res->ksyms_tried)
+		return res->ksyms;
+	res->ksyms_tried = true;
+	if (res->kallsyms_path) {
+		res->ksyms = ksyms_load(res->kallsyms_path);
+		return res->ksyms;
+	}
+	pthread_mutex_lock(&kdefault_lock);
+	if (!kdefault)
+		kdefault = ksyms_load("/proc/kallsyms");
+	if (kdefault) {
+		kdefault->refs++;
+		res->ksyms = kdefault;
+	}
+	pthread_mutex_unlock(&kdefault_lock);
+	return res->ksyms;
+}
+
+static int resolve_kernel(struct px_symbols *res, struct px_location *loc)
+{
+	struct ksyms *k = kernel_table(res);
+	const struct ksym *s = k ? ksyms_find(k, loc->ip) : NULL;
+
+	loc->kernel = true;
+	loc->module = "[kernel]";
+	if (!s)
+		return 0;
+	loc->module = intern(&res->strings, &res->arena, k->names + s->module);
+	loc->func = intern(&res->strings, &res->arena, k->names + s->name);
+	if (!loc->module || !loc->func)
+		return -ENOMEM;
+	loc->offset = loc->ip - s->addr;
+	return 0;
+}
+
+/* The name of a subprogram or inlined instance; dwarf_diename follows
+ * DW_AT_abstract_origin and DW_AT_specification. */
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
+
+	return name ? name : dwarf_diename(die);
+}
+
+static int resolve_inlines(struct px_symbols *res, Dwfl_Module *mod,
+			   struct px_location *loc)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, loc->ip, &bias);
+	Dwarf_Die *scopes = NULL, die;
+	Dwarf_Files *files = NULL;
+	struct px_inline_frame frames[64];
+	size_t n = 0;
+	int nscopes;
+
+	if (!cu)
+		return 0;
+	nscopes = dwarf_getscopes(cu, loc->ip - bias, &scopes);
+	if (nscopes <= 0)
+		return 0;
+	/* dwarf_getscopes follows the abstract origin of an inlined instance;
+	 * the physical nesting (the callers) comes from re-walking the DIE. */
+	if (!dwarf_offdie(dwarf_cu_getdwarf(cu->cu), dwarf_dieoffset(&scopes[0]), &die)) {
+		free(scopes);
+		return 0;
+	}
+	free(scopes);
+	nscopes = dwarf_getscopes_die(&die, &scopes);
+	if (nscopes <= 0)
+		return 0;
+	if (dwarf_getsrcfiles(cu, &files, NULL))
+		files = NULL;
+	for (int i = 0; i < nscopes && n < 64; i++) {
+		Dwarf_Die *scope = &scopes[i];
+		int tag = dwarf_tag(scope);
+		Dwarf_Attribute attr;
+		Dwarf_Word val;
+		const char *file = NULL;
+		struct px_inline_frame *f;
+
+		if (tag == DW_TAG_subprogram)
+			break;
+		if (tag != DW_TAG_inlined_subroutine)
+			continue;
+		f = &frames[n++];
+		f->func = intern(&res->strings, &res->arena, die_name(scope));
+		f->call_line = 0;
+		f->call_column = 0;
+		if (dwarf_formudata(dwarf_attr(scope, DW_AT_call_line, &attr), &val) == 0)
+			f->call_line = (int)val;
+		if (dwarf_formudata(dwarf_attr(scope, DW_AT_call_column, &attr), &val) == 0)
+			f->call_column = (int)val;
+		if (files && dwarf_formudata(dwarf_attr(scope, DW_AT_call_file, &attr), &val) == 0)
+			file = dwarf_filesrc(files, val, NULL, NULL);
+		f->call_file = intern(&res->strings, &res->arena, file);
+		if (!f->func || !f->call_file) {
+			free(scopes);
+			return -ENOMEM;
+		}
+	}
+	free(scopes);
+	if (!n)
+		return 0;
+	loc->inlines = arena_alloc(&res->arena, n * sizeof(*frames));
+	if (!loc->inlines)
+		return -ENOMEM;
+	memcpy((void *)loc->inlines, frames, n * sizeof(*frames));
+	loc->n_inline = n;
+	return 0;
+}
+
+static int resolve_user(struct px_symbols *res, struct px_location *loc)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(res->dwfl, loc->ip);
+	const char *name, *file;
+	GElf_Off off;
+	GElf_Sym sym;
+	Dwfl_Line *line;
+	int l = 0, c = 0;
+
+	if (!mod && res->live && px_symbols_refresh(res) == 0)
+		mod = dwfl_addrmodule(res->dwfl, loc->ip);
+	if (!mod)
+		return 0;
+	name = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+	loc->module = intern(&res->strings, &res->arena, name);
+	name = dwfl_module_addrinfo(mod, loc->ip, &off, &sym, NULL, NULL, NULL);
+	loc->func = intern(&res->strings, &res->arena, name);
+	if (!loc->module || !loc->func)
+		return -ENOMEM;
+	if (name)
+		loc->offset = off;
+	line = dwfl_module_getsrc(mod, loc->ip);
+	file = line ? dwfl_lineinfo(line, NULL, &l, &c, NULL, NULL) : NULL;
+	if (file) {
+		loc->file = intern(&res->strings, &res->arena, file);
+		if (!loc->file)
+			return -ENOMEM;
+		loc->line = l;
+		loc->column = c;
+	}
+	return resolve_inlines(res, mod, loc);
+}
+
+/* The upper half of the address space is the kernel's on the 64-bit
+ * architectures this runs on. */
+static bool is_kernel_ip(uint64_t ip)
+{
+	return sizeof(void *) == 8 ? (ip >> 63) != 0 : ip >= 0xc0000000u;
+}
+
+int px_symbols_resolve(struct px_symbols *res, uint64_t ip,
+		       const struct px_location **out)
+{
+	struct px_location *loc = ipcache_find(&res->cache, ip);
+	int rc;
+
+	if (loc) {
+		*out = loc;
+		return 0;
+	}
+	loc = arena_alloc(&res->arena, sizeof(*loc));
+	if (!loc)
+		return px_fail(ENOMEM, "symbols: out of memory");
+	*loc = (struct px_location){
+		.ip = ip, .module = unknown, .func = unknown, .file = unknown,
+	};
+	rc = is_kernel_ip(ip) ? resolve_kernel(res, loc) : resolve_user(res, loc);
+	if (rc || ipcache_insert(&res->cache, loc))
+		return px_fail(ENOMEM, "symbols: out of memory");
+	*out = loc;
+	return 0;
+}
+
+int px_location_format_func(const struct px_location *loc, char *buf, size_t len)
+{
+	if (loc->func == unknown || !strcmp(loc->func, unknown))
+		return snprintf(buf, len, "??");
+	if (!loc->offset)
+		return snprintf(buf, len, "%s", loc->func);
+	return snprintf(buf, len, "%s+0x%" PRIx64, loc->func, loc->offset);
+}
+
+int px_location_format_line(const struct px_location *loc, char *buf, size_t len)
+{
+	if (!loc->line)
+		return snprintf(buf, len, "%s:0", loc->file);
+	if (loc->column)
+		return snprintf(buf, len, "%s:%d:%d", loc->file, loc->line, loc->column);
+	return snprintf(buf, len, "%s:%d", loc->file, loc->line);
+}
+
+/* ---- mapping lists ---- */
+
+int px_maps_add(struct px_maps *m, uint64_t start, uint64_t len,
+		uint64_t pgoff, const char *path)
+{
+	char *copy;
+
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 32;
+		struct px_map *v = realloc(m->v, cap * sizeof(*v));
+
+		if (!v)
+			return px_fail(ENOMEM, "maps: out of memory");
+		m->v = v;
+		m->cap = cap;
+	}
+	copy = strdup(path ? path : "");
+	if (!copy)
+		return px_fail(ENOMEM, "maps: out of memory");
+	m->v[m->n++] = (struct px_map){ start, len, pgoff, copy };
+	return 0;
+}
+
+int px_maps_parse(struct px_maps *m, FILE *f)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int rc = 0;
+
+	while (getline(&line, &cap, f) > 0) {
+		uint64_t start, end, pgoff;
+		int pos = 0;
+
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64 " %*s %*u %n",
+			   &start, &end, &pgoff, &pos) < 3 || !pos)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		if (line[pos] != '/' || end <= start)
+			continue;	/* anonymous, [heap], [vdso], ... */
+		rc = px_maps_add(m, start, end - start, pgoff, line + pos);
+		if (rc)
+			break;
+	}
+	free(line);
+	return rc;
+}
+
+int px_maps_snapshot(struct px_maps *m, pid_t pid)
+{
+	char path[64];
+	FILE *f;
+	int rc;
+
+	if (pid > 0)
+		snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/maps");
+	f = fopen(path, "re");
+	if (!f)
+		return px_fail(errno, "maps: cannot open '%s': %s", path, strerror(errno));
+	rc = px_maps_parse(m, f);
+	fclose(f);
+	return rc;
+}
+
+void px_maps_free(struct px_maps *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		free(m->v[i].path);
+	free(m->v);
+	m->v = NULL;
+	m->n = m->cap = 0;
+}

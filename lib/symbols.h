@@ -1,0 +1,107 @@
+/* Sampled IP -> module, function+offset, source file:line and inline chain.
+ *
+ * One resolver per process.  It is built either from the live process
+ * (px_symbols_open_pid) or from mappings recorded while the process lived
+ * (px_symbols_open_maps: perf MMAP records or /proc/PID/maps snapshots), so
+ * resolution still works after the process has exited.  Kernel addresses
+ * resolve through /proc/kallsyms when it is readable and holds real
+ * addresses, to "[kernel]" otherwise.
+ *
+ * Every resolved address is cached by address: resolving the same IP again
+ * is a hash lookup.  Anything unknown reads "??" (function, module, file)
+ * and 0 (line), never NULL and never garbage.  Errors are -errno with the
+ * message in px_last_error(); the library never prints. */
+#ifndef PX_SYMBOLS_H
+#define PX_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* One file-backed mapping of a process, as /proc/PID/maps or a perf MMAP
+ * record gives it. */
+struct px_map {
+	uint64_t start;
+	uint64_t len;
+	uint64_t pgoff;
+	char *path;		/* owned by the list */
+};
+
+/* A growable list of mappings; zero-initialise it before use. */
+struct px_maps {
+	struct px_map *v;
+	size_t n;
+	size_t cap;
+};
+
+int px_maps_add(struct px_maps *m, uint64_t start, uint64_t len,
+		uint64_t pgoff, const char *path);
+/* Append the file-backed mappings of /proc/PID/maps (pid 0: self). */
+int px_maps_snapshot(struct px_maps *m, pid_t pid);
+/* Append the file-backed mappings of a stream in /proc/PID/maps format. */
+int px_maps_parse(struct px_maps *m, FILE *f);
+void px_maps_free(struct px_maps *m);
+
+struct px_symbols_opts {
+	/* Where separate debug files are searched, in libdwfl's syntax:
+	 * "-:.debug:/usr/lib/debug" (NULL: that default).  Absolute entries
+	 * are also searched for .build-id/xx/yyyy.debug. */
+	const char *debuginfo_path;
+	/* Kernel symbol table (NULL: /proc/kallsyms). */
+	const char *kallsyms;
+};
+
+/* One inlined call, innermost first: the inlined function's name and the
+ * place it was called from (in the next function out). */
+struct px_inline_frame {
+	const char *func;
+	const char *call_file;
+	int call_line;
+	int call_column;
+};
+
+struct px_location {
+	uint64_t ip;
+	const char *module;	/* path of the mapped file, "[kernel]", ... */
+	const char *func;	/* ELF (or kernel) symbol containing ip */
+	uint64_t offset;	/* ip - symbol start (0 when func is "??") */
+	const char *file;	/* source file of ip (innermost inline) */
+	int line;
+	int column;
+	bool kernel;
+	size_t n_inline;
+	const struct px_inline_frame *inlines;	/* n_inline entries */
+};
+
+struct px_symbols;
+
+int px_symbols_open_pid(struct px_symbols **out, pid_t pid,
+			const struct px_symbols_opts *opts);
+int px_symbols_open_maps(struct px_symbols **out, const struct px_maps *maps,
+			 const struct px_symbols_opts *opts);
+/* Mappings that appear later (dlopen, a new MMAP record).  On a live
+ * resolver, px_symbols_refresh re-reads /proc/PID/maps; it also happens by
+ * itself once when an address falls outside every known module. */
+int px_symbols_add_map(struct px_symbols *res, uint64_t start, uint64_t len,
+		       uint64_t pgoff, const char *path);
+int px_symbols_refresh(struct px_symbols *res);
+void px_symbols_free(struct px_symbols *res);
+
+/* *out stays valid until px_symbols_free.  Returns 0 also when nothing
+ * is known about ip (the fields then read "??"); -ENOMEM otherwise. */
+int px_symbols_resolve(struct px_symbols *res, uint64_t ip,
+		       const struct px_location **out);
+
+/* Number of distinct addresses cached so far. */
+size_t px_symbols_cached(const struct px_symbols *res);
+
+/* "func+0xoff", or "??" when the function is unknown. */
+int px_location_format_func(const struct px_location *loc, char *buf,
+			    size_t len);
+/* "file:line" (with ":column" when known), or "??:0". */
+int px_location_format_line(const struct px_location *loc, char *buf,
+			    size_t len);
+
+#endif
