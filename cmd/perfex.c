@@ -21,7 +21,8 @@
 #define EXIT_RUNTIME 1
 #define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,branch-misses"
 
-enum { OPT_EVENT = 'e', OPT_JSON = 1000, OPT_VERSION, OPT_LIST_OPTS, OPT_RAW_DUMP };
+enum { OPT_EVENT = 'e', OPT_HELP = 'h', OPT_JSON = 1000, OPT_VERSION,
+       OPT_USAGE, OPT_LIST_OPTS, OPT_RAW_DUMP };
 
 struct options {
 	struct px_event *events;
@@ -43,7 +44,7 @@ static void die_usage(const char *fmt, const char *arg)
 
 static struct poptOption *option_table(struct options *o)
 {
-	static struct poptOption table[16];
+	static struct poptOption table[20];
 	struct poptOption t[] = {
 		{ "event", 'e', POPT_ARG_STRING, NULL, OPT_EVENT,
 		  "count EVENT (repeatable, or a comma list): a name from -l, pmu::NAME[:mod], a raw 0xHEX encoding or mem:ADDR[/LEN][:r|w|rw|x]", "EVENT" },
@@ -67,7 +68,8 @@ static struct poptOption *option_table(struct options *o)
 		{ "version", 0, POPT_ARG_NONE, NULL, OPT_VERSION, "print the version", NULL },
 		{ "list-opts", 0, POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_LIST_OPTS, NULL, NULL },
 		{ "raw-dump", 0, POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_RAW_DUMP, NULL, NULL },
-		POPT_AUTOHELP
+		{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help", NULL },
+		{ "usage", 0, POPT_ARG_NONE, NULL, OPT_USAGE, "show a short usage line", NULL },
 		POPT_TABLEEND
 	};
 
@@ -85,7 +87,6 @@ static void list_options(const struct poptOption *t)
 		if (t->longName)
 			printf("--%s\n", t->longName);
 	}
-	printf("-h\n--help\n");
 }
 
 static void add_events(struct options *o, const char *list)
@@ -112,6 +113,12 @@ static char **parse_options(int argc, const char **argv, struct options *o,
 		case OPT_EVENT:
 			add_events(o, poptGetOptArg(pc) ? : "");
 			break;
+		case OPT_HELP:
+			poptPrintHelp(pc, stdout, 0);
+			exit(0);
+		case OPT_USAGE:
+			poptPrintUsage(pc, stdout, 0);
+			exit(0);
 		case OPT_VERSION:
 			printf("perfex %s\n", PX_VERSION);
 			exit(0);
