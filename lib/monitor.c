@@ -260,8 +260,11 @@ static int on_traced_status(struct loop *l, pid_t tid, int st)
 			l->live--;
 		if (tid == l->main_pid) {
 			l->main_done = true;
-			m->exit_code = px_exit_code(st);
-			m->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+			/* an attached task's status is its parent's business */
+			if (m->opts.argv) {
+				m->exit_code = px_exit_code(st);
+				m->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+			}
 		}
 		return 0;
 	}

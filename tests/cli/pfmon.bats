@@ -1,0 +1,213 @@
+#!/usr/bin/env bats
+# pfmon on the perf backend: per-thread counting and following, event
+# sets multiplexed with scaling, system-wide per-CPU counting, attach.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load helpers
+	PFMON=$ROOT/cmd/pfmon
+}
+
+# pfmon -x, output: the value (or $3: another column) of the row whose
+# unit is $2 ("all", or a tid) and event is $4 (default page-faults).
+pfmon_csv() {
+	awk -F, -v unit="$2" -v col="${3:-value}" -v ev="${4:-page-faults}" '
+		NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; next }
+		($1 == unit || $3 == unit) && $6 == ev { print $idx[col] }' <<<"$1"
+}
+
+# Sum of the active_pct of every "all" row: one event per set.
+active_sum() {
+	awk -F, 'NR > 1 && $1 == "all" { s += $9 } END { printf "%.2f", s }' <<<"$1"
+}
+
+within_pct() { # value reference percent
+	awk -v v="$1" -v r="$2" -v p="$3" 'BEGIN { d = v - r; if (d < 0) d = -d; exit !(d <= r * p / 100) }'
+}
+
+@test "pfmon counts the page faults of a command" {
+	run -0 --separate-stderr "$PFMON" -x, -e page-faults "$W/touch_pages" 3000
+	v=$(pfmon_csv "$output" all)
+	(( v >= 3000 && v <= 3000 + STARTUP_FAULTS ))
+}
+
+@test "pfmon returns the command's exit status" {
+	run -3 "$PFMON" -e task-clock "$W/spin" 10 3
+	run -127 "$PFMON" -e task-clock /nonexistent/cmd
+	assert_output --partial "cannot run '/nonexistent/cmd'"
+}
+
+@test "pfmon --follow-all counts every thread and child exactly" {
+	run -0 --separate-stderr "$PFMON" --follow-all -x, -e page-faults "$W/family" 3 2000
+	rows=$(awk -F, '$1 == "thread"' <<<"$output" | wc -l)
+	[ "$rows" -eq 7 ]	# the main thread, 3 threads, 3 children
+	big=$(awk -F, '$1 == "thread" && $7 >= 2000 && $7 <= 2000 + 50' <<<"$output" | wc -l)
+	[ "$big" -eq 6 ]
+	all=$(pfmon_csv "$output" all)
+	(( all >= 6 * 2000 && all <= 6 * 2000 + 6 * 50 + STARTUP_FAULTS ))
+	run -0 --separate-stderr "$PFMON" --follow-all --aggregate-results -e page-faults "$W/family" 3 2000
+	assert_output --partial "aggregate of 7 threads"
+}
+
+@test "pfmon without --follow options counts the first thread only" {
+	run -0 --separate-stderr "$PFMON" -x, -e page-faults "$W/family" 2 2000
+	rows=$(awk -F, '$1 == "thread"' <<<"$output" | wc -l)
+	[ "$rows" -eq 1 ]
+	v=$(pfmon_csv "$output" all)
+	(( v < 2000 ))
+}
+
+@test "pfmon --follow-exec counts the program a task executes" {
+	run -0 --separate-stderr "$PFMON" --follow-exec -x, -e page-faults sh -c "exec $W/touch_pages 3000"
+	(( $(pfmon_csv "$output" all) >= 3000 ))
+	run -0 --separate-stderr "$PFMON" -x, -e page-faults sh -c "exec $W/touch_pages 3000"
+	(( $(pfmon_csv "$output" all) < 3000 ))
+}
+
+# The exact count of a steady workload alone, then with its event in the
+# last of K sets: the scaled estimate within 5%, the sets' shares adding
+# up to 100% within 2 points.
+check_scaling() {
+	local k=$1 args=() i
+	run -0 --separate-stderr "$PFMON" -x, -e page-faults "$W/touch_pages" 150000
+	alone=$(pfmon_csv "$output" all)
+	for (( i = 1; i < k; i++ )); do args+=(-e task-clock); done
+	run -0 --separate-stderr "$PFMON" -x, --switch-timeout=10 "${args[@]}" -e page-faults "$W/touch_pages" 150000
+	est=$(pfmon_csv "$output" all)
+	raw=$(pfmon_csv "$output" all raw)
+	echo "k=$k alone=$alone estimate=$est raw=$raw" >&3
+	(( raw < est ))
+	within_pct "$est" "$alone" 5
+	sum=$(active_sum "$output")
+	within_pct "$sum" 100 2
+}
+
+@test "pfmon scales an event multiplexed in 2 sets to within 5%" {
+	check_scaling 2
+}
+
+@test "pfmon scales an event multiplexed in 3 sets to within 5%" {
+	check_scaling 3
+}
+
+@test "pfmon scales an event multiplexed in 4 sets to within 5%" {
+	check_scaling 4
+}
+
+@test "pfmon prints <not counted> for a set that never ran" {
+	run -0 --separate-stderr "$PFMON" --switch-timeout=10000 -e task-clock -e page-faults "$W/spin" 20
+	assert_output --regexp '<not counted> +page-faults'
+}
+
+@test "pfmon --system-wide counts about one second of cpu-clock on each CPU" {
+	run -0 --separate-stderr "$PFMON" --system-wide --session-timeout=1 -x, -e cpu-clock
+	n=0
+	while IFS=, read -r unit _ _ cpu _ ev value _; do
+		[ "$unit" = cpu ] || continue
+		n=$((n + 1))
+		within_pct "$value" 1000000000 5
+	done <<<"$output"
+	[ "$n" -eq "$(nproc)" ]
+}
+
+@test "pfmon --cpu-list selects the CPUs" {
+	run -0 --separate-stderr "$PFMON" --system-wide --cpu-list=1 -x, -e cpu-clock sleep 0.2
+	[ "$(awk -F, '$1 == "cpu"' <<<"$output" | wc -l)" -eq 1 ]
+	[ "$(awk -F, '$1 == "cpu" { print $4 }' <<<"$output")" -eq 1 ]
+	run -2 "$PFMON" --system-wide --cpu-list=1-x -e cpu-clock true
+	assert_output --partial "bad CPU list"
+}
+
+@test "pfmon --system-wide needs privilege, and says so" {
+	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 1 ] || skip "perf_event_paranoid allows everyone"
+	run -1 setpriv --reuid=65534 --regid=65534 --clear-groups "$PFMON" --system-wide --session-timeout=1 -e cpu-clock
+	assert_output --partial "system-wide counting needs root, CAP_PERFMON"
+}
+
+@test "pfmon --attach-task counts only the attached interval and leaves the task unharmed" {
+	"$W/spin" 1200 7 &
+	pid=$!
+	sleep 0.4
+	run -0 --separate-stderr "$PFMON" --attach-task "$pid" -x, -e task-clock
+	wait "$pid" || status=$?
+	[ "$status" -eq 7 ]
+	v=$(pfmon_csv "$output" all value task-clock)
+	echo "attached task-clock $v" >&3
+	(( v > 400000000 && v < 1000000000 ))
+}
+
+@test "pfmon detaches on SIGINT and the task runs on" {
+	"$W/spin" 1500 5 &
+	pid=$!
+	sleep 0.1
+	"$PFMON" --attach-task "$pid" -x, -e task-clock >"$BATS_TEST_TMPDIR/out" 2>&1 &
+	mon=$!
+	sleep 0.4
+	kill -INT "$mon"
+	wait "$mon"
+	kill -0 "$pid"	# still running after pfmon left
+	wait "$pid" || status=$?
+	[ "$status" -eq 5 ]
+	grep -q '^all,.*,task-clock,' "$BATS_TEST_TMPDIR/out"
+}
+
+@test "pfmon counter formats" {
+	run -0 --separate-stderr "$PFMON" --us-counter-format -e page-faults "$W/touch_pages" 2000
+	assert_output --regexp '2,[0-9]{3} +page-faults'
+	run -0 --separate-stderr "$PFMON" --eu-counter-format -e page-faults "$W/touch_pages" 2000
+	assert_output --regexp '2\.[0-9]{3} +page-faults'
+	run -0 --separate-stderr "$PFMON" --hex-counter-format -e page-faults "$W/touch_pages" 2000
+	assert_output --regexp '0x[0-9a-f]+ +page-faults'
+}
+
+@test "pfmon JSON parses and agrees with CSV totals" {
+	run -0 --separate-stderr "$PFMON" --json --follow-all -e page-faults "$W/forker" 2 1000
+	python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+agg = d["aggregate"]["events"][0]["value"]
+per = sum(u["events"][0]["value"] for u in d["units"])
+assert agg == per, (agg, per)
+assert len(d["units"]) == 3
+' "$output"
+}
+
+@test "pfmon --outfile and --append" {
+	f=$BATS_TEST_TMPDIR/res.txt
+	run -0 "$PFMON" --outfile "$f" -e page-faults "$W/touch_pages" 10
+	[ "$(grep -c 'page-faults' "$f")" -eq 1 ]
+	run -0 "$PFMON" --outfile "$f" --append -e page-faults "$W/touch_pages" 10
+	[ "$(grep -c 'page-faults' "$f")" -eq 2 ]
+	run -1 "$PFMON" --outfile /nonexistent/dir/x -e page-faults touch "$BATS_TEST_TMPDIR/ran"
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+}
+
+@test "pfmon --priv-levels and -u/-k" {
+	run -0 --separate-stderr "$PFMON" --check-events-only -u -e page-faults
+	assert_output --partial "page-faults"
+	run -0 --separate-stderr "$PFMON" -x, --system-wide --cpu-list=0 -k -e context-switches sleep 0.2
+	(( $(pfmon_csv "$output" all value context-switches) > 0 ))
+	run -0 --separate-stderr "$PFMON" -x, --system-wide --cpu-list=0 --priv-levels=u -e context-switches sleep 0.2
+	(( $(pfmon_csv "$output" all value context-switches) == 0 ))
+	run -2 "$PFMON" --priv-levels=x -e page-faults true
+	assert_output --partial "bad privilege level"
+	run -2 "$PFMON" --priv-levels=u,k -e page-faults true
+}
+
+@test "pfmon usage errors exit 2" {
+	run -2 "$PFMON"
+	assert_output --partial "no command given"
+	run -2 "$PFMON" --bogus true
+	run -2 "$PFMON" -e no-such-event true
+	assert_output --partial "unknown event"
+	run -2 "$PFMON" --attach-task 1 true
+	run -2 "$PFMON" --cpu-list=0 true
+}
+
+@test "pfmon fails clearly when no event can be counted" {
+	have_hw_pmu && skip "this machine has a hardware PMU"
+	run -1 "$PFMON" -e cycles touch "$BATS_TEST_TMPDIR/ran"
+	assert_output --partial "none of the events can be counted"
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+}
