@@ -40,8 +40,10 @@ $(LIB): $(LIB_OBJS)
 lib/%.o formats/%.o: CFLAGS += -fvisibility=hidden
 $(LIB_OBJS): $(wildcard lib/*.h) $(wildcard formats/*/*.h) $(wildcard kernel/uapi/*.h)
 
-cmd/%: cmd/%.c $(LIB)
-	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+cmd/cli.o: cmd/cli.c cmd/cli.h
+
+cmd/%: cmd/%.c cmd/cli.o $(LIB)
+	$(CC) $(CFLAGS) -o $@ $< cmd/cli.o $(LIB) $(LDLIBS)
 
 tests/unit/test_%: tests/unit/test_%.c tests/unit/tap.h $(LIB)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LDLIBS)
@@ -80,5 +82,5 @@ uninstall:
 	for f in completions/*.bash; do rm -f $(DESTDIR)$(BASHCOMPDIR)/$$(basename $$f .bash); done
 
 clean:
-	rm -f $(LIB) $(LIB_OBJS) cmd/perfex cmd/pfmon $(UNIT_BINS) $(WORKLOADS)
+	rm -f $(LIB) $(LIB_OBJS) cmd/cli.o cmd/perfex cmd/pfmon $(UNIT_BINS) $(WORKLOADS)
 	-$(MAKE) -C kernel clean 2>/dev/null

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "cli.h"
 #include "error.h"
 #include "events.h"
 #include "listing.h"
@@ -77,18 +78,6 @@ static struct poptOption *option_table(struct options *o)
 	return table;
 }
 
-static void list_options(const struct poptOption *t)
-{
-	for (; t->longName || t->shortName || t->argInfo; t++) {
-		if (t->argInfo & POPT_ARGFLAG_DOC_HIDDEN)
-			continue;
-		if (t->shortName)
-			printf("-%c\n", t->shortName);
-		if (t->longName)
-			printf("--%s\n", t->longName);
-	}
-}
-
 static void add_events(struct options *o, const char *list)
 {
 	if (px_event_parse_list(list, &o->events, &o->nevents)) {
@@ -123,19 +112,14 @@ static char **parse_options(int argc, const char **argv, struct options *o,
 			printf("perfex %s\n", PX_VERSION);
 			exit(0);
 		case OPT_LIST_OPTS:
-			list_options(table);
+			cli_list_options(table);
 			exit(0);
 		case OPT_RAW_DUMP:
 			px_print_event_names(stdout);
 			exit(0);
 		}
 	}
-	if (rc < -1) {
-		fprintf(stderr, "perfex: %s: %s\n",
-			poptBadOption(pc, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
-		fprintf(stderr, "Try 'perfex --help' for more information.\n");
-		exit(EXIT_USAGE);
-	}
+	cli_check_parse(pc, "perfex", rc);
 	*pcp = pc;
 	return (char **)poptGetArgs(pc);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "cli.h"
 #include "cpulist.h"
 #include "error.h"
 #include "events.h"
@@ -21,7 +22,7 @@
 #define EXIT_RUNTIME 1
 
 enum {
-	OPT_EVENTS = 'e', OPT_VERSION = 1000, OPT_LIST_OPTS, OPT_RAW_DUMP,
+	OPT_EVENTS = 'e', OPT_HELP = 'h', OPT_VERSION = 1000, OPT_USAGE, OPT_LIST_OPTS, OPT_RAW_DUMP,
 	OPT_FOLLOW_FORK, OPT_FOLLOW_VFORK, OPT_FOLLOW_PTHREAD, OPT_FOLLOW_EXEC,
 	OPT_FOLLOW_ALL, OPT_US, OPT_EU, OPT_HEX,
 };
@@ -103,25 +104,13 @@ static struct poptOption *option_table(struct options *o)
 		{ "version", 0, POPT_ARG_NONE, NULL, OPT_VERSION, "print the version", NULL },
 		{ "list-opts", 0, POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_LIST_OPTS, NULL, NULL },
 		{ "raw-dump", 0, POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_RAW_DUMP, NULL, NULL },
-		POPT_AUTOHELP
+		{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help", NULL },
+		{ "usage", 0, POPT_ARG_NONE, NULL, OPT_USAGE, "show a short usage line", NULL },
 		POPT_TABLEEND
 	};
 
 	memcpy(table, t, sizeof(t));
 	return table;
-}
-
-static void list_options(const struct poptOption *t)
-{
-	for (; t->longName || t->shortName || t->argInfo; t++) {
-		if (t->argInfo & POPT_ARGFLAG_DOC_HIDDEN)
-			continue;
-		if (t->shortName)
-			printf("-%c\n", t->shortName);
-		if (t->longName)
-			printf("--%s\n", t->longName);
-	}
-	printf("-h\n--help\n");
 }
 
 static char **parse_options(int argc, const char **argv, struct options *o, poptContext *pcp)
@@ -142,17 +131,14 @@ static char **parse_options(int argc, const char **argv, struct options *o, popt
 		case OPT_US: o->format = PX_FMT_US; break;
 		case OPT_EU: o->format = PX_FMT_EU; break;
 		case OPT_HEX: o->format = PX_FMT_HEX; break;
+		case OPT_HELP: poptPrintHelp(pc, stdout, 0); exit(0);
+		case OPT_USAGE: poptPrintUsage(pc, stdout, 0); exit(0);
 		case OPT_VERSION: printf("pfmon %s\n", PX_VERSION); exit(0);
-		case OPT_LIST_OPTS: list_options(table); exit(0);
+		case OPT_LIST_OPTS: cli_list_options(table); exit(0);
 		case OPT_RAW_DUMP: px_print_event_names(stdout); exit(0);
 		}
 	}
-	if (rc < -1) {
-		fprintf(stderr, "pfmon: %s: %s\n", poptBadOption(pc, POPT_BADOPTION_NOALIAS),
-			poptStrerror(rc));
-		fprintf(stderr, "Try 'pfmon --help' for more information.\n");
-		exit(EXIT_USAGE);
-	}
+	cli_check_parse(pc, "pfmon", rc);
 	*pcp = pc;
 	return (char **)poptGetArgs(pc);
 }
