@@ -1,0 +1,79 @@
+# bash completion for perfex.  Options come from `perfex --list-opts` and
+# event names from `perfex --raw-dump`, so this file never goes stale.
+
+_perfex_events() {
+	# complete the last item of a comma list: keep what precedes it
+	local cur=$1 prefix="" item=$1
+	if [[ $cur == *,* ]]; then
+		prefix=${cur%,*},
+		item=${cur##*,}
+	fi
+	local names
+	names=$("$2" --raw-dump 2>/dev/null)
+	# libpfm4 spells perf's names in capitals; perf users type them in
+	# lower case (page-faults): offer both for the names without a PMU
+	names+=$'\n'$(grep -v '::' <<<"$names" | tr '[:upper:]' '[:lower:]')
+	local IFS=$'\n'
+	COMPREPLY=($(compgen -P "$prefix" -W "$names" -- "$item"))
+	# a comma list goes on: no space after the name
+	compopt -o nospace 2>/dev/null || :
+}
+
+_perfex() {
+	local cur prev words cword
+	if declare -F _init_completion >/dev/null; then
+		_init_completion -n =: || return
+	else
+		cur=${COMP_WORDS[COMP_CWORD]}
+		prev=${COMP_WORDS[COMP_CWORD-1]}
+		words=("${COMP_WORDS[@]}")
+		cword=$COMP_CWORD
+	fi
+	local perfex=${words[0]}
+
+	# after the command, complete the command's own arguments
+	local i
+	for ((i = 1; i < cword; i++)); do
+		case ${words[i]} in
+		-e|--event|-o|--output|-x|--field-separator|-r|--repeat|--backend)
+			((i++)) ;;
+		-*) ;;
+		*)
+			if declare -F _command_offset >/dev/null; then
+				_command_offset "$i"
+			else
+				COMPREPLY=($(compgen -f -- "$cur"))
+			fi
+			return ;;
+		esac
+	done
+
+	case $prev in
+	-e|--event)
+		_perfex_events "$cur" "$perfex"
+		return ;;
+	-o|--output)
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return ;;
+	--backend)
+		COMPREPLY=($(compgen -W "auto perf module" -- "$cur"))
+		return ;;
+	-x|--field-separator|-r|--repeat)
+		return ;;
+	esac
+
+	case $cur in
+	--event=*)
+		_perfex_events "${cur#--event=}" "$perfex"
+		return ;;
+	--backend=*)
+		COMPREPLY=($(compgen -W "auto perf module" -- "${cur#--backend=}"))
+		return ;;
+	-*)
+		COMPREPLY=($(compgen -W "$("$perfex" --list-opts 2>/dev/null)" -- "$cur"))
+		return ;;
+	esac
+	COMPREPLY=($(compgen -c -- "$cur"))
+}
+
+complete -F _perfex perfex
