@@ -334,6 +334,7 @@ struct px_symbols {
 	Dwfl *dwfl;
 	pid_t pid;			/* > 0: live resolver */
 	bool live;
+	struct px_maps maps;		/* recorded mappings (not live) */
 	struct ipcache cache;
 	struct strtab strings;
 	struct arena arena;
@@ -457,31 +458,50 @@ static int report_maps(struct px_symbols *res, struct px_map *const *v, size_t n
 	return 0;
 }
 
-int px_symbols_open_maps(struct px_symbols **out, const struct px_maps *maps,
-			 const struct px_symbols_opts *opts)
+/* Re-report every recorded mapping: a module whose range did not change
+ * is kept as it is, one that grew (a later mapping of the same file) is
+ * replaced. */
+static int report_all_maps(struct px_symbols *res)
 {
-	struct px_symbols *res;
 	struct px_map **v = NULL;
 	size_t n = 0;
-	int rc = symbols_new(&res, opts);
 
-	if (rc)
-		return rc;
-	if (maps && maps->n) {
-		v = malloc(maps->n * sizeof(*v));
-		if (!v) {
-			px_symbols_free(res);
+	if (res->maps.n) {
+		v = malloc(res->maps.n * sizeof(*v));
+		if (!v)
 			return px_fail(ENOMEM, "symbols: out of memory");
-		}
-		for (size_t i = 0; i < maps->n; i++)
-			if (maps->v[i].path && maps->v[i].path[0] == '/' && maps->v[i].len)
-				v[n++] = &maps->v[i];
+		for (size_t i = 0; i < res->maps.n; i++)
+			v[n++] = &res->maps.v[i];
 		qsort(v, n, sizeof(*v), map_cmp);
 	}
 	dwfl_report_begin(res->dwfl);
 	report_maps(res, v, n);
 	dwfl_report_end(res->dwfl, NULL, NULL);
 	free(v);
+	ipcache_clear(&res->cache);
+	return 0;
+}
+
+int px_symbols_open_maps(struct px_symbols **out, const struct px_maps *maps,
+			 const struct px_symbols_opts *opts)
+{
+	struct px_symbols *res;
+	int rc = symbols_new(&res, opts);
+
+	if (rc)
+		return rc;
+	for (size_t i = 0; maps && i < maps->n && !rc; i++) {
+		const struct px_map *m = &maps->v[i];
+
+		if (m->path && m->path[0] == '/' && m->len)
+			rc = px_maps_add(&res->maps, m->start, m->len, m->pgoff, m->path);
+	}
+	if (!rc)
+		rc = report_all_maps(res);
+	if (rc) {
+		px_symbols_free(res);
+		return rc;
+	}
 	*out = res;
 	return 0;
 }
@@ -489,17 +509,15 @@ int px_symbols_open_maps(struct px_symbols **out, const struct px_maps *maps,
 int px_symbols_add_map(struct px_symbols *res, uint64_t start, uint64_t len,
 		       uint64_t pgoff, const char *path)
 {
-	struct px_map m = { start, len, pgoff, (char *)path };
-	struct px_map *v = &m;
+	int rc;
 
 	if (!path || path[0] != '/' || !len)
 		return px_fail(EINVAL, "symbols: not a file mapping: '%s'",
 			       path ? path : "(null)");
-	dwfl_report_begin_add(res->dwfl);
-	report_maps(res, &v, 1);
-	dwfl_report_end(res->dwfl, NULL, NULL);
-	ipcache_clear(&res->cache);
-	return 0;
+	if (res->live)
+		return px_symbols_refresh(res);
+	rc = px_maps_add(&res->maps, start, len, pgoff, path);
+	return rc ? rc : report_all_maps(res);
 }
 
 void px_symbols_free(struct px_symbols *res)
@@ -518,6 +536,7 @@ void px_symbols_free(struct px_symbols *res)
 		}
 		pthread_mutex_unlock(&kdefault_lock);
 	}
+	px_maps_free(&res->maps);
 	free(res->cache.slot);
 	free(res->strings.slot);
 	arena_free(&res->arena);
