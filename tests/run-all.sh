@@ -43,7 +43,7 @@ if [ -e scripts/vm-test.sh ]; then
 	# it prints TAP on stdout only; its stderr is progress for the reader
 	echo "# ---- module suite: scripts/vm-test.sh"
 	out=$(mktemp)
-	scripts/vm-test.sh | tee "$out"
+	if [ -x scripts/vm-test.sh ]; then scripts/vm-test.sh; else bash scripts/vm-test.sh; fi | tee "$out"
 	rc=${PIPESTATUS[0]}
 	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out"; then
 		echo "not ok - scripts/vm-test.sh exited with status $rc and reported no failing test"

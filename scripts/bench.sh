@@ -1,0 +1,83 @@
+#!/bin/bash
+# Benchmark figures (`make bench`): what perfex costs and how much it
+# perturbs what it measures, against perf stat in the same run.  Prints
+# figures and whether each target was met; it is not a pass/fail test.
+#
+# Each benchmark is a function bench_NAME; add new ones (pfmon's) below
+# and to BENCHES.
+set -eu
+cd "$(dirname "$0")/.."
+
+PERFEX=./cmd/perfex
+SPIN=tests/workloads/spin
+RUNS=${BENCH_RUNS:-7}	# runs per side for the perturbation medians
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+need() {
+	command -v "$1" >/dev/null || { echo "bench: $1 is missing (scripts/install-deps.sh installs it)" >&2; exit 1; }
+}
+
+# median of the numbers on standard input, one a line
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+
+# perfex's own cost: wall time of `perfex -e task-clock true` against
+# `perf stat -e task-clock true`, both measured by hyperfine in one run.
+bench_overhead() {
+	need hyperfine
+	echo "== perfex overhead: wall time of counting 'true' (hyperfine)"
+	hyperfine -N --warmup 20 --min-runs 200 --style basic \
+		--export-json "$tmp/overhead.json" \
+		-n perfex "$PERFEX -o /dev/null -e task-clock true" \
+		-n "perf stat" "perf stat -o /dev/null -e task-clock true" \
+		-n "true" "true" >"$tmp/overhead.txt" 2>&1 || {
+		cat "$tmp/overhead.txt"
+		return 1
+	}
+	python3 - "$tmp/overhead.json" <<'PY'
+import json, sys
+r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
+px, ps, t = r["perfex"], r["perf stat"], r["true"]
+ratio = px["mean"] / ps["mean"]
+print(f"  perfex -e task-clock true      {px['mean']*1e3:8.3f} ms +- {px['stddev']*1e3:.3f} (median {px['median']*1e3:.3f})")
+print(f"  perf stat -e task-clock true   {ps['mean']*1e3:8.3f} ms +- {ps['stddev']*1e3:.3f} (median {ps['median']*1e3:.3f})")
+print(f"  true alone                     {t['mean']*1e3:8.3f} ms")
+print(f"  ratio perfex / perf stat       {ratio:8.3f}   (target <= 0.25: {'met' if ratio <= 0.25 else 'not met'})")
+PY
+}
+
+# Perturbation: the task-clock a CPU-bound workload shows under perfex
+# against under perf stat, medians over RUNS runs each, interleaved.
+bench_perturbation() {
+	need perf
+	local ms=300 i a b
+	echo "== perturbation: task-clock of '$SPIN $ms', $RUNS runs each (medians)"
+	: >"$tmp/px"
+	: >"$tmp/ps"
+	for ((i = 0; i < RUNS; i++)); do
+		$PERFEX -x, -e task-clock "$SPIN" $ms 2>&1 >/dev/null |
+			awk -F, '$1 == "event" { print $3 }' >>"$tmp/px"
+		perf stat -x, -e task-clock "$SPIN" $ms 2>&1 >/dev/null |
+			awk -F, 'NF > 2 { print $1 * 1e6; exit }' >>"$tmp/ps"
+	done
+	a=$(median <"$tmp/px")
+	b=$(median <"$tmp/ps")
+	awk -v a="$a" -v b="$b" 'BEGIN {
+		r = a / b; d = (r - 1) * 100
+		printf "  under perfex     %12.3f ms task-clock\n", a / 1e6
+		printf "  under perf stat  %12.3f ms task-clock\n", b / 1e6
+		printf "  ratio            %12.4f   (%+.2f%%; target within 1%%: %s)\n",
+			r, d, (d <= 1 && d >= -1) ? "met" : "not met"
+	}'
+}
+
+BENCHES=(overhead perturbation)
+
+for b in "${@:-${BENCHES[@]}}"; do
+	"bench_$b"
+	echo
+done
