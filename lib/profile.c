@@ -1,0 +1,252 @@
+#include "profile.h"
+#include "error.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pkey {
+	char *module;
+	char *name;
+	int line;
+	char *label;		/* name, or "name:line" */
+	uint64_t count;
+};
+
+struct pevent {
+	char *name;
+	uint64_t total;
+	struct pkey *keys;
+	size_t n, cap;
+	size_t *index;		/* open addressing: key number + 1, 0 = free */
+	size_t icap;
+};
+
+struct px_profile {
+	enum px_profile_by by;
+	struct pevent *ev;
+	size_t nev, evcap;
+};
+
+static const char unknown[] = "??";
+
+static uint64_t hash_key(const char *module, const char *name, int line)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (const char *s = module; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	h = (h ^ 0xff) * 1099511628211ULL;
+	for (const char *s = name; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return (h ^ (uint64_t)(unsigned)line) * 1099511628211ULL;
+}
+
+int px_profile_new(struct px_profile **out, enum px_profile_by by)
+{
+	*out = calloc(1, sizeof(**out));
+	if (!*out)
+		return px_fail(ENOMEM, "profile: out of memory");
+	(*out)->by = by;
+	return 0;
+}
+
+void px_profile_free(struct px_profile *p)
+{
+	if (!p)
+		return;
+	for (size_t e = 0; e < p->nev; e++) {
+		struct pevent *ev = &p->ev[e];
+
+		for (size_t i = 0; i < ev->n; i++) {
+			free(ev->keys[i].module);
+			free(ev->keys[i].name);
+			free(ev->keys[i].label);
+		}
+		free(ev->keys);
+		free(ev->index);
+		free(ev->name);
+	}
+	free(p->ev);
+	free(p);
+}
+
+static struct pevent *event_get(struct px_profile *p, const char *name)
+{
+	struct pevent *ev;
+
+	/* a handful of events: a linear search beats hashing */
+	for (size_t e = 0; e < p->nev; e++)
+		if (!strcmp(p->ev[e].name, name))
+			return &p->ev[e];
+	if (p->nev == p->evcap) {
+		size_t cap = p->evcap ? p->evcap * 2 : 4;
+
+		ev = realloc(p->ev, cap * sizeof(*ev));
+		if (!ev)
+			return NULL;
+		p->ev = ev;
+		p->evcap = cap;
+	}
+	ev = &p->ev[p->nev];
+	memset(ev, 0, sizeof(*ev));
+	ev->name = strdup(name);
+	if (!ev->name)
+		return NULL;
+	p->nev++;
+	return ev;
+}
+
+static int index_grow(struct pevent *ev)
+{
+	size_t cap = ev->icap ? ev->icap * 2 : 256;
+	size_t *index = calloc(cap, sizeof(*index));
+
+	if (!index)
+		return -ENOMEM;
+	for (size_t i = 0; i < ev->n; i++) {
+		const struct pkey *k = &ev->keys[i];
+		size_t j = hash_key(k->module, k->name, k->line) & (cap - 1);
+
+		while (index[j])
+			j = (j + 1) & (cap - 1);
+		index[j] = i + 1;
+	}
+	free(ev->index);
+	ev->index = index;
+	ev->icap = cap;
+	return 0;
+}
+
+static int key_new(struct pevent *ev, const char *module, const char *name,
+		   int line, size_t slot)
+{
+	struct pkey *k;
+
+	if (ev->n == ev->cap) {
+		size_t cap = ev->cap ? ev->cap * 2 : 64;
+
+		k = realloc(ev->keys, cap * sizeof(*k));
+		if (!k)
+			return -ENOMEM;
+		ev->keys = k;
+		ev->cap = cap;
+	}
+	k = &ev->keys[ev->n];
+	memset(k, 0, sizeof(*k));
+	k->line = line;
+	k->module = strdup(module);
+	k->name = strdup(name);
+	if (line)
+		(void)!asprintf(&k->label, "%s:%d", name, line);
+	else
+		k->label = strdup(name);
+	if (!k->module || !k->name || !k->label) {
+		free(k->module);
+		free(k->name);
+		free(k->label);
+		return -ENOMEM;
+	}
+	ev->index[slot] = ++ev->n;
+	return 0;
+}
+
+int px_profile_add(struct px_profile *p, const char *event, const char *module,
+		   const char *name, int line, uint64_t count)
+{
+	struct pevent *ev = event_get(p, event ? event : unknown);
+	size_t j;
+
+	if (!ev)
+		return px_fail(ENOMEM, "profile: out of memory");
+	if (!module || !*module)
+		module = unknown;
+	if (!name || !*name)
+		name = unknown;
+	if ((ev->n + 1) * 2 > ev->icap && index_grow(ev))
+		return px_fail(ENOMEM, "profile: out of memory");
+	for (j = hash_key(module, name, line) & (ev->icap - 1); ev->index[j];
+	     j = (j + 1) & (ev->icap - 1)) {
+		struct pkey *k = &ev->keys[ev->index[j] - 1];
+
+		if (k->line == line && !strcmp(k->name, name) && !strcmp(k->module, module))
+			break;
+	}
+	if (!ev->index[j] && key_new(ev, module, name, line, j))
+		return px_fail(ENOMEM, "profile: out of memory");
+	ev->keys[ev->index[j] - 1].count += count;
+	ev->total += count;
+	return 0;
+}
+
+int px_profile_add_location(struct px_profile *p, const char *event,
+			    const struct px_location *loc, uint64_t count)
+{
+	switch (p->by) {
+	case PX_PROFILE_LINES:
+		return px_profile_add(p, event, loc->module, loc->file, loc->line, count);
+	case PX_PROFILE_INLINED:
+		if (loc->n_inline)
+			return px_profile_add(p, event, loc->module, loc->inlines[0].func,
+					      0, count);
+		/* fall through */
+	case PX_PROFILE_FUNCTIONS:
+	default:
+		return px_profile_add(p, event, loc->module, loc->func, 0, count);
+	}
+}
+
+size_t px_profile_events(const struct px_profile *p)
+{
+	return p->nev;
+}
+
+const char *px_profile_event(const struct px_profile *p, size_t ev)
+{
+	return ev < p->nev ? p->ev[ev].name : NULL;
+}
+
+uint64_t px_profile_total(const struct px_profile *p, size_t ev)
+{
+	return ev < p->nev ? p->ev[ev].total : 0;
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const struct px_profile_entry *x = a, *y = b;
+	int c;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	c = strcmp(x->name, y->name);
+	return c ? c : strcmp(x->module, y->module);
+}
+
+int px_profile_rank(const struct px_profile *p, size_t ev,
+		    struct px_profile_entry **out, size_t *n)
+{
+	const struct pevent *e;
+	struct px_profile_entry *v;
+
+	*out = NULL;
+	*n = 0;
+	if (ev >= p->nev)
+		return px_fail(EINVAL, "profile: no event number %zu", ev);
+	e = &p->ev[ev];
+	if (!e->n)
+		return 0;
+	v = malloc(e->n * sizeof(*v));
+	if (!v)
+		return px_fail(ENOMEM, "profile: out of memory");
+	for (size_t i = 0; i < e->n; i++) {
+		v[i].name = e->keys[i].label;
+		v[i].module = e->keys[i].module;
+		v[i].count = e->keys[i].count;
+		v[i].pct = e->total ? 100.0 * (double)e->keys[i].count / (double)e->total : 0;
+	}
+	qsort(v, e->n, sizeof(*v), entry_cmp);
+	*out = v;
+	*n = e->n;
+	return 0;
+}

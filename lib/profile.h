@@ -1,0 +1,51 @@
+/* Profiles: samples ranked by function or by source line, per event.
+ *
+ * Samples are counted per event (by name, in the order events first
+ * appear) under a key: the function, the innermost inlined function, or
+ * the source line, each within its module.  px_profile_rank gives one
+ * event's keys by decreasing count with their share of the event's
+ * samples. */
+#ifndef PX_PROFILE_H
+#define PX_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "symbols.h"
+
+enum px_profile_by {
+	PX_PROFILE_FUNCTIONS,	/* the symbol holding the address */
+	PX_PROFILE_INLINED,	/* the innermost inlined function, else the symbol */
+	PX_PROFILE_LINES,	/* "file:line" */
+};
+
+struct px_profile_entry {
+	const char *name;	/* function, or "file:line"; "??" when unknown */
+	const char *module;
+	uint64_t count;
+	double pct;		/* 100 * count / samples of the event */
+};
+
+struct px_profile;
+
+int px_profile_new(struct px_profile **out, enum px_profile_by by);
+void px_profile_free(struct px_profile *p);
+
+/* Count samples of event under (module, name, line); line 0 for a
+ * function.  NULL or empty strings count as "??". */
+int px_profile_add(struct px_profile *p, const char *event, const char *module,
+		   const char *name, int line, uint64_t count);
+/* The same, keyed by a resolved location as the profile's mode says. */
+int px_profile_add_location(struct px_profile *p, const char *event,
+			    const struct px_location *loc, uint64_t count);
+
+size_t px_profile_events(const struct px_profile *p);
+const char *px_profile_event(const struct px_profile *p, size_t ev);
+uint64_t px_profile_total(const struct px_profile *p, size_t ev);
+
+/* Event ev's entries, most samples first (ties by name, then module).
+ * *out is the caller's to free(); its strings live as long as p. */
+int px_profile_rank(const struct px_profile *p, size_t ev,
+		    struct px_profile_entry **out, size_t *n);
+
+#endif
