@@ -31,7 +31,7 @@ struct options {
 	struct px_event_set *sets;
 	size_t nsets;
 	char *backend, *outfile, *cpu_list, *priv_levels, *separator;
-	int switch_ms, session_timeout, attach_pid;
+	int switch_ms, session_timeout, attach_pid, print_interval;
 	int system_wide, aggregate, append, json, user, kernel, verbose;
 	int info, list, long_list, check_only;
 	unsigned follow;
@@ -87,6 +87,8 @@ static struct poptOption *option_table(struct options *o)
 		{ "kernel-level", 'k', POPT_ARG_NONE, &o->kernel, 0, "count at kernel level", NULL },
 		{ "priv-levels", 0, POPT_ARG_STRING, &o->priv_levels, 0,
 		  "privilege levels per event, in order: u, k or uk each", "L,..." },
+		{ "print-interval", 0, POPT_ARG_INT, &o->print_interval, 0,
+		  "also print each event's change every MS milliseconds", "MS" },
 		{ "outfile", 0, POPT_ARG_STRING, &o->outfile, 0, "write the results to FILE", "FILE" },
 		{ "append", 0, POPT_ARG_NONE, &o->append, 0, "append to --outfile", NULL },
 		{ "us-counter-format", 0, POPT_ARG_NONE, NULL, OPT_US, "print counts as 1,234,567", NULL },
@@ -187,8 +189,9 @@ static void check_options(struct options *o, char **cmd)
 {
 	bool has_cmd = cmd && cmd[0];
 
-	if (o->switch_ms < 0 || o->session_timeout < 0 || o->attach_pid < 0)
-		usage_error("--switch-timeout, --session-timeout and --attach-task take positive numbers");
+	if (o->switch_ms < 0 || o->session_timeout < 0 || o->attach_pid < 0 ||
+	    o->print_interval < 0)
+		usage_error("--switch-timeout, --session-timeout, --print-interval and --attach-task take positive numbers");
 	if (o->separator && !*o->separator)
 		usage_error("the field separator must not be empty");
 	if (o->separator && o->json)
@@ -235,7 +238,9 @@ static void warn_unsupported(const struct px_monitor *m)
 static int measure(struct options *o, char **cmd, struct px_outfile *out)
 {
 	struct px_monitor_opts mo = { 0 };
-	struct px_mon_print pr = { o->aggregate, o->format, o->separator, o->json };
+	struct px_mon_print pr = { .aggregate = o->aggregate, .format = o->format,
+				   .separator = o->separator, .json = o->json };
+	struct px_mon_interval iv = { 0 };
 	struct px_monitor m;
 	int *cpus = NULL, ret;
 	size_t ncpus = 0;
@@ -258,11 +263,25 @@ static int measure(struct options *o, char **cmd, struct px_outfile *out)
 	mo.system_wide = o->system_wide;
 	mo.cpus = cpus;
 	mo.ncpus = ncpus;
+	if (o->print_interval) {
+		size_t total = 0;
+
+		for (size_t s = 0; s < o->nsets; s++)
+			total += o->sets[s].n;
+		if (px_mon_interval_init(&iv, out->f ? out->f : stdout, &pr, total)) {
+			free(cpus);
+			return runtime_error(out);
+		}
+		mo.print_interval_ns = (uint64_t)o->print_interval * 1000000ull;
+		mo.on_interval = px_mon_interval_print;
+		mo.interval_arg = &iv;
+	}
 	if (o->verbose)
 		fprintf(stderr, "pfmon: backend %s, %zu event set(s)\n", mo.backend->name, o->nsets);
 	px_fail(0, "%s", "");
 	ret = px_monitor_run(&mo, &m);
 	free(cpus);
+	px_mon_interval_free(&iv);
 	if (ret && !px_last_error()[0]) {
 		fprintf(stderr, "pfmon: cannot run '%s': %s\n", cmd[0], strerror(-ret));
 		px_monitor_free(&m);

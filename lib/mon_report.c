@@ -2,6 +2,7 @@
 #include "report.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The time unit u was measured: the sum over sets of the time each set was
@@ -170,9 +171,24 @@ static void print_text(FILE *f, const struct px_monitor *m, const struct px_mon_
 
 /* ---- CSV ---- */
 
+static void csv_header(FILE *f, struct px_mon_print *p)
+{
+	const char *cols[] = { "unit", "pid", "tid", "cpu", "set", "event",
+			       "value", "raw", "active_pct", "status", "seconds" };
+
+	if (p->csv_header_done)
+		return;
+	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
+		fprintf(f, "%s%s", c ? p->separator : "", cols[c]);
+	fputc('\n', f);
+	p->csv_header_done = true;
+}
+
 static void csv_unit(FILE *f, const struct px_monitor *m, const struct px_unit *u,
 		     const char *sep)
 {
+	double secs = m->elapsed_ns / 1e9;
+
 	for (size_t s = 0; s < m->opts.nsets; s++) {
 		for (size_t i = 0; i < m->opts.sets[s].n; i++) {
 			struct px_mon_value v;
@@ -188,22 +204,20 @@ static void csv_unit(FILE *f, const struct px_monitor *m, const struct px_unit *
 			fprintf(f, "%zu%s", s, sep);
 			px_csv_field(f, m->opts.sets[s].events[i].name, sep);
 			if (v.state == PX_MV_COUNTED)
-				fprintf(f, "%s%.0f%s%" PRIu64 "%s%.2f%s%s\n", sep, v.scaled,
+				fprintf(f, "%s%.0f%s%" PRIu64 "%s%.2f%s%s", sep, v.scaled,
 					sep, v.raw, sep, v.active_pct, sep, state_name(&v));
 			else
-				fprintf(f, "%s%s%s%s%s\n", sep, sep, sep, sep, state_name(&v));
+				fprintf(f, "%s%s%s%s%s", sep, sep, sep, sep, state_name(&v));
+			fprintf(f, "%s%.6f\n", sep, secs);
 		}
 	}
 }
 
-static void print_csv(FILE *f, const struct px_monitor *m, const char *sep)
+static void print_csv(FILE *f, const struct px_monitor *m, struct px_mon_print *p)
 {
-	const char *cols[] = { "unit", "pid", "tid", "cpu", "set", "event",
-			       "value", "raw", "active_pct", "status" };
+	const char *sep = p->separator;
 
-	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
-		fprintf(f, "%s%s", c ? sep : "", cols[c]);
-	fputc('\n', f);
+	csv_header(f, p);
 	for (size_t k = 0; k < m->nunits; k++)
 		csv_unit(f, m, &m->units[k], sep);
 	csv_unit(f, m, NULL, sep);
@@ -268,12 +282,67 @@ static void print_json(FILE *f, const struct px_monitor *m)
 	fputs("}}\n", f);
 }
 
-void px_mon_print(FILE *f, const struct px_monitor *m, const struct px_mon_print *p)
+void px_mon_print(FILE *f, const struct px_monitor *m, struct px_mon_print *p)
 {
 	if (p->json)
 		print_json(f, m);
 	else if (p->separator)
-		print_csv(f, m, p->separator);
+		print_csv(f, m, p);
 	else
 		print_text(f, m, p);
+}
+
+int px_mon_interval_init(struct px_mon_interval *iv, FILE *f,
+			 struct px_mon_print *p, size_t nevents)
+{
+	iv->f = f;
+	iv->print = p;
+	iv->prev = calloc(nevents ? nevents : 1, sizeof(double));
+	return iv->prev ? 0 : -1;
+}
+
+void px_mon_interval_print(const struct px_monitor *m, void *arg)
+{
+	struct px_mon_interval *iv = arg;
+	const char *sep = iv->print->separator;
+	double t = m->elapsed_ns / 1e9;
+
+	for (size_t s = 0; s < m->opts.nsets; s++) {
+		for (size_t i = 0; i < m->opts.sets[s].n; i++) {
+			const char *name = m->opts.sets[s].events[i].name;
+			size_t k = px_monitor_index(m, s, i);
+			struct px_mon_value v;
+			double delta;
+			char num[48];
+
+			px_mon_value(m, NULL, s, i, &v);
+			if (v.state != PX_MV_COUNTED)
+				continue;
+			delta = v.scaled - iv->prev[k];
+			iv->prev[k] = v.scaled;
+			if (iv->print->json) {
+				fprintf(iv->f, "{\"interval_seconds\":%.6f,\"set\":%zu,\"name\":", t, s);
+				px_json_string(iv->f, name);
+				fprintf(iv->f, ",\"delta\":%.0f,\"value\":%.0f}\n", delta, v.scaled);
+			} else if (sep) {
+				/* value is the change; raw, active_pct stay empty */
+				csv_header(iv->f, iv->print);
+				fprintf(iv->f, "interval%s%s%s%s%zu%s", sep, sep, sep, sep, s, sep);
+				px_csv_field(iv->f, name, sep);
+				fprintf(iv->f, "%s%.0f%s%s%sinterval%s%.6f\n", sep, delta,
+					sep, sep, sep, sep, t);
+			} else {
+				px_format_count(num, sizeof(num), (uint64_t)(delta > 0 ? delta + 0.5 : 0),
+						iv->print->format);
+				fprintf(iv->f, "%12.6f %20s  %s\n", t, num, name);
+			}
+		}
+	}
+	fflush(iv->f);
+}
+
+void px_mon_interval_free(struct px_mon_interval *iv)
+{
+	free(iv->prev);
+	iv->prev = NULL;
 }

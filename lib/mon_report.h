@@ -20,6 +20,7 @@ struct px_mon_print {
 	enum px_counter_format format;
 	const char *separator;	/* CSV when set */
 	bool json;
+	bool csv_header_done;	/* set once the CSV header is out */
 };
 
 /* One event's result in one unit (or the aggregate). */
@@ -36,6 +37,20 @@ void px_mon_value(const struct px_monitor *m, const struct px_unit *u,
 
 void px_format_count(char *buf, size_t len, uint64_t v, enum px_counter_format f);
 
-void px_mon_print(FILE *f, const struct px_monitor *m, const struct px_mon_print *p);
+/* CSV has one header for the interval rows and the final rows:
+ * unit,pid,tid,cpu,set,event,value,raw,active_pct,status,seconds */
+void px_mon_print(FILE *f, const struct px_monitor *m, struct px_mon_print *p);
+
+/* --print-interval: one line per event at each interval with the change
+ * of its (aggregate, scaled) count since the previous line. */
+struct px_mon_interval {
+	FILE *f;
+	struct px_mon_print *print;
+	double *prev;		/* [events over all sets] */
+};
+int px_mon_interval_init(struct px_mon_interval *iv, FILE *f,
+			 struct px_mon_print *p, size_t nevents);
+void px_mon_interval_print(const struct px_monitor *m, void *iv);
+void px_mon_interval_free(struct px_mon_interval *iv);
 
 #endif

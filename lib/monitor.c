@@ -21,7 +21,7 @@
 
 struct loop {
 	struct px_monitor *m;
-	int sigfd, switchfd, timeoutfd;
+	int sigfd, switchfd, timeoutfd, intervalfd;
 	sigset_t old_mask;
 	pid_t main_pid;		/* the command or the attached task */
 	bool traced;		/* units are ptraced threads */
@@ -176,6 +176,8 @@ static int start_session(struct loop *l)
 		arm_timer(l->switchfd, m->opts.switch_ns, true);
 	if (m->opts.session_timeout_ns)
 		arm_timer(l->timeoutfd, m->opts.session_timeout_ns, false);
+	if (m->opts.print_interval_ns && m->opts.on_interval)
+		arm_timer(l->intervalfd, m->opts.print_interval_ns, true);
 	return 0;
 }
 
@@ -338,18 +340,30 @@ static void on_signal(struct loop *l)
 	}
 }
 
+static int read_all(struct px_monitor *m);
+
+static void report_interval(struct px_monitor *m)
+{
+	uint64_t now = px_now_ns();
+
+	m->elapsed_ns = now - m->start_ns;
+	if (!read_all(m))
+		m->opts.on_interval(m, m->opts.interval_arg);
+}
+
 static int run_loop(struct loop *l)
 {
-	struct pollfd fds[3] = {
+	struct pollfd fds[4] = {
 		{ .fd = l->sigfd, .events = POLLIN },
 		{ .fd = l->switchfd, .events = POLLIN },
 		{ .fd = l->timeoutfd, .events = POLLIN },
+		{ .fd = l->intervalfd, .events = POLLIN },
 	};
 	uint64_t ticks;
 	int ret;
 
 	while (!loop_done(l)) {
-		if (poll(fds, 3, -1) < 0) {
+		if (poll(fds, 4, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			return px_fail(errno, "poll failed: %s", strerror(errno));
@@ -358,6 +372,8 @@ static int run_loop(struct loop *l)
 			switch_set(l->m);
 		if (fds[2].revents && read(l->timeoutfd, &ticks, sizeof(ticks)) > 0)
 			l->m->timed_out = true;
+		if (fds[3].revents && read(l->intervalfd, &ticks, sizeof(ticks)) > 0)
+			report_interval(l->m);
 		if (fds[0].revents)
 			on_signal(l);
 		ret = reap_children(l);
@@ -373,7 +389,7 @@ static int setup_loop(struct loop *l, struct px_monitor *m)
 
 	memset(l, 0, sizeof(*l));
 	l->m = m;
-	l->sigfd = l->switchfd = l->timeoutfd = -1;
+	l->sigfd = l->switchfd = l->timeoutfd = l->intervalfd = -1;
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGCHLD);
 	sigaddset(&mask, SIGINT);
@@ -385,7 +401,8 @@ static int setup_loop(struct loop *l, struct px_monitor *m)
 	l->sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	l->switchfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	l->timeoutfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-	if (l->sigfd < 0 || l->switchfd < 0 || l->timeoutfd < 0)
+	l->intervalfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (l->sigfd < 0 || l->switchfd < 0 || l->timeoutfd < 0 || l->intervalfd < 0)
 		return px_fail(errno, "cannot create the session's timers: %s",
 			       strerror(errno));
 	return 0;
@@ -399,6 +416,8 @@ static void teardown_loop(struct loop *l)
 		close(l->switchfd);
 	if (l->timeoutfd >= 0)
 		close(l->timeoutfd);
+	if (l->intervalfd >= 0)
+		close(l->intervalfd);
 	sigprocmask(SIG_SETMASK, &l->old_mask, NULL);
 }
 

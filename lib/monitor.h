@@ -18,6 +18,8 @@
 #define PX_FOLLOW_EXEC    8u
 #define PX_FOLLOW_ALL     15u
 
+struct px_monitor;
+
 struct px_event_set {
 	struct px_event *events;
 	size_t n;
@@ -35,6 +37,10 @@ struct px_monitor_opts {
 	bool system_wide;
 	const int *cpus;		/* system-wide: the CPUs */
 	size_t ncpus;
+	uint64_t print_interval_ns;	/* > 0: call on_interval that often */
+	/* Called with every unit's counts read as they stand now. */
+	void (*on_interval)(const struct px_monitor *m, void *arg);
+	void *interval_arg;
 };
 
 /* One measured thread or CPU and its counts. */

@@ -13,7 +13,7 @@ setup() {
 # unit is $2 ("all", or a tid) and event is $4 (default page-faults).
 pfmon_csv() {
 	awk -F, -v unit="$2" -v col="${3:-value}" -v ev="${4:-page-faults}" '
-		NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; next }
+		$1 == "unit" { for (i = 1; i <= NF; i++) idx[$i] = i; next }
 		($1 == unit || $3 == unit) && $6 == ev { print $idx[col] }' <<<"$1"
 }
 
@@ -103,7 +103,7 @@ check_scaling() {
 @test "pfmon --system-wide counts about one second of cpu-clock on each CPU" {
 	run -0 --separate-stderr "$PFMON" --system-wide --session-timeout=1 -x, -e cpu-clock
 	n=0
-	while IFS=, read -r unit _ _ cpu _ ev value _; do
+	while IFS=, read -r unit _ _ cpu _ ev value _ _ _ _; do
 		[ "$unit" = cpu ] || continue
 		n=$((n + 1))
 		within_pct "$value" 1000000000 5
@@ -210,4 +210,16 @@ assert len(d["units"]) == 3
 	run -1 "$PFMON" -e cycles touch "$BATS_TEST_TMPDIR/ran"
 	assert_output --partial "none of the events can be counted"
 	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+}
+
+@test "pfmon --print-interval prints each interval's change" {
+	run -0 --separate-stderr "$PFMON" -x, --print-interval=100 -e task-clock "$W/spin" 600
+	[ "$(head -1 <<<"$output" | cut -d, -f1)" = unit ]	# one header first
+	n=$(awk -F, '$1 == "interval" && $6 == "task-clock"' <<<"$output" | wc -l)
+	(( n >= 4 ))
+	# one thread cannot use more than an interval's worth of CPU time
+	awk -F, '$1 == "interval" && $6 == "task-clock" { if ($7 <= 0 || $7 > 130000000) bad = 1 } END { exit bad }' <<<"$output"
+	sum=$(awk -F, '$1 == "interval" && $6 == "task-clock" { s += $7 } END { printf "%d", s }' <<<"$output")
+	final=$(pfmon_csv "$output" all value task-clock)
+	(( sum <= final ))
 }
