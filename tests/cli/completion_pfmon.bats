@@ -1,0 +1,40 @@
+#!/usr/bin/env bats
+# pfmon's bash completion: options from pfmon itself, events as perfex's.
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load helpers
+	source "$ROOT/completions/pfmon.bash"
+}
+
+complete_words() {
+	COMP_WORDS=("$ROOT/cmd/pfmon" "$@")
+	COMP_CWORD=$#
+	COMP_LINE="${COMP_WORDS[*]}"
+	COMP_POINT=${#COMP_LINE}
+	COMPREPLY=()
+	_pfmon
+}
+
+@test "pfmon options come from --list-opts" {
+	complete_words --follow-p
+	assert_equal "${COMPREPLY[*]}" "--follow-pthread"
+	complete_words --system
+	assert_equal "${COMPREPLY[*]}" "--system-wide"
+}
+
+@test "pfmon event lists after -e complete their last item" {
+	complete_words -e task-clock,page-fau
+	assert_equal "${COMPREPLY[*]}" "task-clock,page-faults"
+}
+
+@test "pfmon --priv-levels and --backend values" {
+	complete_words --priv-levels u
+	assert_equal "${COMPREPLY[*]}" "u uk"
+	complete_words --backend p
+	assert_equal "${COMPREPLY[*]}" "perf"
+}
+
+@test "a completion is registered for pfmon" {
+	run -0 complete -p pfmon
+}
