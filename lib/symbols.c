@@ -341,6 +341,7 @@ struct px_symbols {
 	char *kallsyms_path;		/* NULL: the shared default */
 	struct ksyms *ksyms;
 	bool ksyms_tried;
+	bool functions_only;
 };
 
 static int symbols_new(struct px_symbols **out, const struct px_symbols_opts *opts)
@@ -355,6 +356,7 @@ static int symbols_new(struct px_symbols **out, const struct px_symbols_opts *op
 		goto out_nomem;
 	if (opts && opts->kallsyms && !(res->kallsyms_path = strdup(opts->kallsyms)))
 		goto out_nomem;
+	res->functions_only = opts && opts->functions_only;
 	res->callbacks.find_elf = dwfl_linux_proc_find_elf;
 	res->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
 	res->callbacks.debuginfo_path = res->debuginfo_path ? &res->debuginfo_path : NULL;
@@ -685,6 +687,8 @@ static int resolve_user(struct px_symbols *res, struct px_location *loc)
 		return -ENOMEM;
 	if (name)
 		loc->offset = off;
+	if (res->functions_only)
+		return 0;
 	line = dwfl_module_getsrc(mod, loc->ip);
 	file = line ? dwfl_lineinfo(line, NULL, &l, &c, NULL, NULL) : NULL;
 	if (file) {

@@ -51,6 +51,9 @@ struct px_symbols_opts {
 	const char *debuginfo_path;
 	/* Kernel symbol table (NULL: /proc/kallsyms). */
 	const char *kallsyms;
+	/* Module and function+offset only, as perf report's default sort
+	 * needs: no DWARF is read, file reads "??", line 0, no inline chain. */
+	bool functions_only;
 };
 
 /* One inlined call, innermost first: the inlined function's name and the
