@@ -1,0 +1,168 @@
+/* Event-based sampling on perf_events, recorded in the perfmon2 sampling
+ * formats (formats/default, formats/double-buffer), so that the perf
+ * backend and the kernel module hand the tool the same records.
+ *
+ * Events are PMDs in the order given (PMD i = evs[i]), all in one perf
+ * group.  An event with a period samples; the others only count and are
+ * recorded in the bodies of the samples whose smpl_pmds name them.
+ *
+ * How the perfmon2 semantics map onto perf_events:
+ *  - the sampling buffer is a user-space buffer in the chosen format; the
+ *    perf ring buffer only carries the kernel's records to it;
+ *  - default format: each sample goes through the spec's post-check; a
+ *    full buffer is handed to the tool (on_sample for each sample, a
+ *    "notification") when an overflowed PMD has notify, then reset
+ *    (PFM_RESTART) and the PMD gets its long period once; without notify
+ *    the buffer saturates: output is paused (PERF_EVENT_IOC_PAUSE_OUTPUT,
+ *    the mask) to the end and the buffer is handed over at the end;
+ *  - blocking: by default the monitored task keeps running while the tool
+ *    takes its notification, and what it does meanwhile waits in the ring
+ *    buffer, so nothing is lost (the effect of PFM_FL_NOTIFY_BLOCK);
+ *    with no_block, output is paused during the notification instead (the
+ *    spec's non-blocking mask), which leaves blind spots, counted as lost;
+ *  - double-buffer format: the ring wakes the tool at half its size, a
+ *    full half is handed over while recording goes on in the other, and
+ *    output is paused only when both halves are full with MASK_WHEN_FULL;
+ *  - periods: the first is the long period, then the short period after
+ *    every sample recorded without notification, the long one once after
+ *    each restart (pfmon's meaning).  A change is applied with
+ *    PERF_EVENT_IOC_PERIOD; with randomisation every overflow wakes the
+ *    tool (wakeup_events = 1) and draws the next period with lib/random
+ *    (the spec's user-level scheme).  The ring keeps running meanwhile, so
+ *    a new period takes effect within a few overflows; each sample records
+ *    the last period the tool set (perf cannot report the period used
+ *    without sampling every software event, see sampler_perf.c).
+ *    Limits of this scheme on perf: a period change restarts the count
+ *    from the moment the tool makes it, so its wake-up latency adds to
+ *    timer periods, and a software-counted event (breakpoint, uprobe,
+ *    page-faults) takes its next occurrence as an overflow; the module
+ *    randomises in the overflow handler and has neither limit.
+ *  - last_reset_val is the PMD value perfmon would have loaded:
+ *    2^64 - period.  Randomisation is value = base + (random & mask) on
+ *    that value, so periods lie in [period - mask, period] and the mask
+ *    must be smaller than the period.
+ */
+#ifndef PX_SAMPLER_H
+#define PX_SAMPLER_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "default/px_dfl.h"
+#include "events.h"
+
+enum px_smpl_format {
+	PX_SMPL_DEFAULT = 0,		/* formats/default */
+	PX_SMPL_DOUBLE_BUFFER,		/* formats/double-buffer */
+};
+
+/* Sampling settings of one PMD (one event). */
+struct px_smpl_pmd {
+	uint64_t long_period;	/* 0: this PMD only counts */
+	uint64_t short_period;	/* 0: the long period */
+	bool random;		/* randomise every reset */
+	uint32_t random_mask;	/* at most 31 bits, below the short period */
+	uint32_t random_seed;	/* not 0 (see lib/random.h) */
+	uint64_t smpl_pmds;	/* bit i: PMD i's value in this PMD's samples */
+	bool notify;		/* PFM_REGFL_OVFL_NOTIFY: hand over full buffers */
+};
+
+struct px_smpl_opts {
+	enum px_smpl_format format;
+	size_t entries;		/* buffer capacity in maximum-size samples;
+				 * 0: 4096 */
+	bool mask_when_full;	/* double-buffer: saturate instead of cycling */
+	bool no_block;		/* default format: mask during notifications */
+	unsigned ring_pages;	/* perf ring data pages (a power of 2); 0: 256 */
+	/* every sample, in order, when its buffer (or half) is handed over;
+	 * a non-zero return is passed back by the call that handed it over */
+	px_sample_fn on_sample;
+	void *arg;
+};
+
+/* A PERF_RECORD_MMAP2: where a file was mapped, for symbol resolution. */
+struct px_mapping {
+	uint32_t pid, tid;
+	uint64_t start, len, pgoff;
+	uint32_t prot, flags;
+	char path[PATH_MAX];
+};
+
+/* PERF_RECORD_COMM, _FORK and _EXIT. */
+enum px_task_kind { PX_TASK_COMM, PX_TASK_FORK, PX_TASK_EXIT };
+struct px_task_event {
+	enum px_task_kind kind;
+	uint32_t pid, tid;	/* the task concerned */
+	uint32_t ppid, ptid;	/* FORK/EXIT: its parent */
+	uint64_t time;		/* FORK/EXIT */
+	bool exec;		/* COMM: the name changed by execve() */
+	char comm[16];		/* COMM */
+};
+
+struct px_smpl_stats {
+	uint64_t samples;	/* recorded in the buffer */
+	uint64_t lost;		/* the kernel could not store (ring full or
+				 * masked by no_block): PERF_RECORD_LOST */
+	uint64_t dropped;	/* reached us while the format was saturated */
+	uint64_t overwritten;	/* double-buffer: lost to cycling in a half */
+	uint64_t buffer_full;	/* times the buffer (a half) became full */
+	uint64_t notifications;	/* full buffers (halves) handed to the tool */
+	uint64_t restarts;	/* buffer restarts after a notification */
+	uint64_t period_changes; /* PERF_EVENT_IOC_PERIOD calls */
+};
+
+struct px_sampler;
+
+/* Open the events on the target, stopped (or armed for exec with
+ * t->enable_on_exec).  inherit samples the children too (one ring per
+ * CPU, as perf needs).  Returns 0 or -errno with px_last_error(). */
+int px_sampler_open(const struct px_event *evs, size_t n,
+		    const struct px_smpl_pmd *pmds,
+		    const struct px_target *t, const struct px_smpl_opts *o,
+		    struct px_sampler **out);
+int px_sampler_enable(struct px_sampler *s);
+int px_sampler_disable(struct px_sampler *s);
+/* Wait up to timeout_ms for the rings to wake us, then process them. */
+int px_sampler_poll(struct px_sampler *s, int timeout_ms);
+/* Process what the rings hold now. */
+int px_sampler_drain(struct px_sampler *s);
+/* Disable, drain, and hand over the samples still in the buffer. */
+int px_sampler_finish(struct px_sampler *s);
+void px_sampler_close(struct px_sampler *s);
+
+void px_sampler_stats(const struct px_sampler *s, struct px_smpl_stats *st);
+/* The mappings and task events seen so far (valid until close). */
+size_t px_sampler_mappings(const struct px_sampler *s,
+			   const struct px_mapping **m);
+size_t px_sampler_tasks(const struct px_sampler *s,
+			const struct px_task_event **t);
+/* The format buffer (for px_dfl_read()/px_dbl_read()) and its body
+ * callback: pass px_sampler_body with the sampler as its argument. */
+const void *px_sampler_buffer(const struct px_sampler *s, size_t *len);
+int px_sampler_body(void *sampler, unsigned set, unsigned ovfl_pmd);
+
+/* One sampling run of a command, as px_count_command() counts one. */
+struct px_sample_req {
+	struct px_event *evs;
+	size_t n;
+	const struct px_smpl_pmd *pmds;
+	struct px_smpl_opts opts;
+	int cpu;		/* -1: the command (and with inherit its
+				 * children); N: every task on CPU N while the
+				 * command runs */
+	bool inherit;
+};
+
+struct px_run;
+
+/* Spawn argv held, open the sampler on it (or on req->cpu), release it,
+ * process samples until it exits, finish.  *out gets the sampler for its
+ * statistics, mappings and buffer; close it with px_sampler_close().
+ * A command that cannot be executed returns -errno of the exec. */
+int px_sample_command(const struct px_sample_req *req, char *const argv[],
+		      struct px_sampler **out, struct px_run *run);
+
+#endif

@@ -1,0 +1,812 @@
+/* Sampling through perf_event_open(2) into the perfmon2 sampling formats.
+ * The mapping of perfmon2's semantics is described in sampler.h. */
+#include "sampler.h"
+#include "error.h"
+#include "perf_syscall.h"
+#include "random.h"
+#include "double-buffer/px_dbl.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define DEFAULT_ENTRIES 4096
+#define DEFAULT_RING_PAGES 256
+#define SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | \
+		     PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU)
+/* No PERF_SAMPLE_PERIOD: with it the kernel samples every occurrence of a
+ * software, tracepoint or breakpoint event whatever the period (it records
+ * the count as the period).  The period recorded is the one the tool set. */
+
+struct ring {
+	int cpu;
+	int *fds;		/* one per PMD, -1 when not opened */
+	uint64_t *ids;		/* perf's id of each PMD's event */
+	struct perf_event_mmap_page *meta;
+	unsigned char *data;
+	size_t data_size;	/* a power of 2 */
+};
+
+struct pmd_state {
+	struct px_smpl_pmd cfg;
+	struct px_random rnd;
+	uint64_t cur_period;	/* what the kernel was last told */
+	bool long_next;		/* a restart asked for the long period */
+	unsigned nbody;
+};
+
+struct px_sampler {
+	size_t n;
+	struct pmd_state *pmd;
+	struct px_smpl_opts o;
+	bool read_group;	/* samples carry the group's values */
+	struct ring *rings;
+	size_t nrings;
+	unsigned char *buf;	/* the format buffer */
+	size_t buf_size, max_sample;
+	bool saturated;		/* masked until the end */
+	bool paused;
+	bool handed_over;	/* the last full buffer went to the tool */
+	struct px_smpl_stats st;
+	struct px_mapping *maps;
+	size_t nmaps, maps_cap;
+	struct px_task_event *tasks;
+	size_t ntasks, tasks_cap;
+	unsigned char *rec;	/* one record, unwrapped */
+	int cb_ret;		/* a non-zero on_sample return */
+};
+
+static int is_sampling(const struct pmd_state *p)
+{
+	return p->cfg.long_period != 0;
+}
+
+static uint64_t short_period(const struct pmd_state *p)
+{
+	return p->cfg.short_period ? p->cfg.short_period : p->cfg.long_period;
+}
+
+/* The next period: base - (random & mask) seen as a period is the spec's
+ * base + (random & mask) on the PMD value 2^64 - base. */
+static uint64_t next_period(struct pmd_state *p, bool use_long)
+{
+	uint64_t base = use_long ? p->cfg.long_period : short_period(p);
+
+	if (!p->cfg.random)
+		return base;
+	return -px_random_reset_value(&p->rnd, -base, p->cfg.random_mask);
+}
+
+static int validate(const struct px_event *evs, size_t n,
+		    const struct px_smpl_pmd *pmds, const struct px_smpl_opts *o)
+{
+	size_t nsampling = 0;
+
+	if (!n || n > PX_SMPL_MAX_PMDS)
+		return px_fail(EINVAL, "sampling needs 1 to %d events, not %zu",
+			       PX_SMPL_MAX_PMDS, n);
+	if (o->format != PX_SMPL_DEFAULT && o->format != PX_SMPL_DOUBLE_BUFFER)
+		return px_fail(EINVAL, "unknown sampling format %d", o->format);
+	if (o->ring_pages & (o->ring_pages - 1))
+		return px_fail(EINVAL, "the ring buffer size must be a power of 2 pages, not %u",
+			       o->ring_pages);
+	for (size_t i = 0; i < n; i++) {
+		const struct px_smpl_pmd *p = &pmds[i];
+		uint64_t sp = p->short_period ? p->short_period : p->long_period;
+
+		if (!p->long_period)
+			continue;
+		nsampling++;
+		if (n < 64 && p->smpl_pmds >> n)
+			return px_fail(EINVAL,
+				       "'%s' records PMDs beyond the %zu events (smpl_pmds 0x%llx)",
+				       evs[i].name, n,
+				       (unsigned long long)p->smpl_pmds);
+		if (!p->random)
+			continue;
+		if (px_random_check_mask(p->random_mask) ||
+		    p->random_mask >= sp || p->random_mask >= p->long_period)
+			return px_fail(EINVAL,
+				       "randomisation mask 0x%x of '%s' must fit in 31 bits and be below its periods",
+				       p->random_mask, evs[i].name);
+		if (p->random_seed % PX_RANDOM_MODULUS == 0)
+			return px_fail(EINVAL,
+				       "randomisation seed %u of '%s' is not usable: choose one that is not 0 or a multiple of 2^31 - 1",
+				       p->random_seed, evs[i].name);
+	}
+	if (!nsampling)
+		return px_fail(EINVAL,
+			       "no event has a sampling period: give at least one a period");
+	return 0;
+}
+
+static void fill_attr(struct px_sampler *s, const struct px_event *ev, size_t i,
+		      const struct px_target *t, struct perf_event_attr *a)
+{
+	const struct pmd_state *p = &s->pmd[i];
+	size_t rb = (size_t)s->o.ring_pages * (size_t)sysconf(_SC_PAGESIZE);
+
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = ev->type;
+	a->config = ev->config;
+	a->config1 = ev->config1;
+	a->config2 = ev->config2;
+	if (ev->kind == PX_EVENT_BREAKPOINT) {
+		a->bp_type = ev->bp_type;
+		a->bp_addr = ev->bp_addr;
+		a->bp_len = ev->bp_len;
+	}
+	a->exclude_user = ev->exclude_user;
+	a->exclude_kernel = ev->exclude_kernel;
+	a->exclude_hv = ev->exclude_hv;
+	a->disabled = i == 0;
+	a->enable_on_exec = i == 0 && t->enable_on_exec;
+	a->inherit = t->inherit;
+	a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	a->sample_id_all = 1;
+	a->sample_type = SAMPLE_TYPE | (s->read_group ? PERF_SAMPLE_READ : 0);
+	if (i == 0) {
+		a->mmap = 1;
+		a->mmap2 = 1;
+		a->comm = 1;
+		a->comm_exec = 1;
+		a->task = 1;
+	}
+	if (is_sampling(p)) {
+		a->sample_period = p->cur_period;
+		if (p->cfg.random) {
+			a->wakeup_events = 1;
+		} else {
+			a->watermark = 1;
+			/* double-buffer: wake at half the ring; default: when
+			 * it is three quarters full */
+			a->wakeup_watermark = (uint32_t)(s->o.format == PX_SMPL_DOUBLE_BUFFER ?
+							 rb / 2 : rb / 4 * 3);
+		}
+	}
+}
+
+static int open_event(struct px_sampler *s, struct px_event *ev, size_t i,
+		      const struct px_target *t, int cpu, int group)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	fill_attr(s, ev, i, t, &a);
+	fd = px_perf_event_open(&a, t->pid, cpu, group);
+	if ((fd == -EACCES || fd == -EPERM) && !ev->priv_explicit &&
+	    !ev->exclude_kernel && t->pid >= 0) {
+		ev->exclude_kernel = true;
+		ev->exclude_hv = true;
+		ev->kernel_dropped = true;
+		fill_attr(s, ev, i, t, &a);
+		fd = px_perf_event_open(&a, t->pid, cpu, group);
+	}
+	if (fd >= 0)
+		return fd;
+	if (fd == -ENOENT || fd == -EOPNOTSUPP || fd == -ENODEV)
+		return px_fail(-fd, "cannot sample '%s': not supported on this machine (no hardware PMU for it?)",
+			       ev->name);
+	if (fd == -EACCES || fd == -EPERM)
+		return px_fail(-fd, "no permission to sample '%s': lower kernel.perf_event_paranoid or run as root",
+			       ev->name);
+	if (fd == -EINVAL && t->inherit && s->read_group)
+		return px_fail(EINVAL, "cannot sample '%s' with its group's values while following children on this kernel: record only one event, or do not follow children",
+			       ev->name);
+	return px_fail(-fd, "cannot sample '%s': %s", ev->name, strerror(-fd));
+}
+
+static int open_ring(struct px_sampler *s, const struct px_event *evs,
+		     const struct px_target *t, struct ring *r)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	void *m;
+	int ret;
+
+	r->fds = malloc(s->n * sizeof(int));
+	r->ids = calloc(s->n, sizeof(uint64_t));
+	if (!r->fds || !r->ids)
+		return px_fail(ENOMEM, "out of memory");
+	for (size_t i = 0; i < s->n; i++)
+		r->fds[i] = -1;
+	for (size_t i = 0; i < s->n; i++) {
+		struct px_event ev = evs[i];
+
+		ret = open_event(s, &ev, i, t, r->cpu, i ? r->fds[0] : -1);
+		if (ret < 0)
+			return ret;
+		r->fds[i] = ret;
+		if (ioctl(r->fds[i], PERF_EVENT_IOC_ID, &r->ids[i]))
+			return px_fail(errno, "cannot get the id of '%s': %s",
+				       evs[i].name, strerror(errno));
+	}
+	r->data_size = (size_t)s->o.ring_pages * page;
+	m = mmap(NULL, page + r->data_size, PROT_READ | PROT_WRITE,
+		 MAP_SHARED, r->fds[0], 0);
+	if (m == MAP_FAILED)
+		return px_fail(errno,
+			       "cannot map the %zu-byte sampling ring: %s (see ulimit -l and kernel.perf_event_mlock_kb)",
+			       r->data_size, strerror(errno));
+	r->meta = m;
+	r->data = (unsigned char *)m + page;
+	for (size_t i = 1; i < s->n; i++)
+		if (is_sampling(&s->pmd[i]) &&
+		    ioctl(r->fds[i], PERF_EVENT_IOC_SET_OUTPUT, r->fds[0]))
+			return px_fail(errno, "cannot direct '%s' to the ring: %s",
+				       evs[i].name, strerror(errno));
+	return 0;
+}
+
+static void close_ring(struct px_sampler *s, struct ring *r)
+{
+	if (r->meta)
+		munmap(r->meta, (size_t)sysconf(_SC_PAGESIZE) + r->data_size);
+	if (r->fds)
+		for (size_t i = 0; i < s->n; i++)
+			if (r->fds[i] >= 0)
+				close(r->fds[i]);
+	free(r->fds);
+	free(r->ids);
+}
+
+static int init_buffer(struct px_sampler *s)
+{
+	size_t entries = s->o.entries ? s->o.entries : DEFAULT_ENTRIES;
+	unsigned most = 0;
+	int ret;
+
+	for (size_t i = 0; i < s->n; i++)
+		if (is_sampling(&s->pmd[i]) && s->pmd[i].nbody > most)
+			most = s->pmd[i].nbody;
+	s->max_sample = px_dfl_max_sample_size(0, most);
+	if (s->o.format == PX_SMPL_DEFAULT) {
+		s->buf_size = sizeof(struct pfm_dfl_smpl_hdr) + entries * s->max_sample;
+	} else {
+		s->buf_size = sizeof(struct pfm_dbl_smpl_hdr) + 2 * entries * s->max_sample;
+	}
+	s->buf = calloc(1, s->buf_size);
+	if (!s->buf)
+		return px_fail(ENOMEM, "cannot allocate a %zu-byte sampling buffer",
+			       s->buf_size);
+	if (s->o.format == PX_SMPL_DEFAULT)
+		ret = px_dfl_init(s->buf, s->buf_size, 0, s->max_sample);
+	else
+		ret = px_dbl_init(s->buf, s->buf_size,
+				  s->o.mask_when_full ? PFM_DBL_SMPL_MASK_WHEN_FULL : 0,
+				  s->max_sample);
+	if (ret)
+		return px_fail(-ret, "cannot set up the sampling buffer");
+	return 0;
+}
+
+int px_sampler_open(const struct px_event *evs, size_t n,
+		    const struct px_smpl_pmd *pmds,
+		    const struct px_target *t, const struct px_smpl_opts *o,
+		    struct px_sampler **out)
+{
+	struct px_sampler *s;
+	long ncpu;
+	int ret;
+
+	*out = NULL;
+	if ((ret = validate(evs, n, pmds, o)))
+		return ret;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return px_fail(ENOMEM, "out of memory");
+	s->n = n;
+	s->o = *o;
+	if (!s->o.ring_pages)
+		s->o.ring_pages = DEFAULT_RING_PAGES;
+	s->pmd = calloc(n, sizeof(*s->pmd));
+	s->rec = malloc(65536);
+	if (!s->pmd || !s->rec) {
+		ret = px_fail(ENOMEM, "out of memory");
+		goto out_close;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct pmd_state *p = &s->pmd[i];
+
+		p->cfg = pmds[i];
+		if (n < 64)
+			p->cfg.smpl_pmds &= (1ull << n) - 1;
+		p->nbody = (unsigned)__builtin_popcountll(p->cfg.smpl_pmds);
+		if (p->nbody)
+			s->read_group = true;
+		if (p->cfg.random)
+			px_random_seed(&p->rnd, p->cfg.random_seed);
+		if (is_sampling(p))
+			p->cur_period = next_period(p, true);
+	}
+	if ((ret = init_buffer(s)))
+		goto out_close;
+	/* perf maps no ring of an inherited per-task event: one per CPU */
+	ncpu = t->inherit && t->cpu < 0 ? sysconf(_SC_NPROCESSORS_CONF) : 1;
+	s->rings = calloc((size_t)ncpu, sizeof(*s->rings));
+	if (!s->rings) {
+		ret = px_fail(ENOMEM, "out of memory");
+		goto out_close;
+	}
+	for (long c = 0; c < ncpu; c++) {
+		struct ring *r = &s->rings[s->nrings++];
+
+		r->cpu = t->inherit && t->cpu < 0 ? (int)c : t->cpu;
+		ret = open_ring(s, evs, t, r);
+		if (ret == -ENODEV && ncpu > 1) {	/* offline CPU */
+			close_ring(s, r);
+			memset(r, 0, sizeof(*r));
+			s->nrings--;
+			continue;
+		}
+		if (ret)
+			goto out_close;
+	}
+	*out = s;
+	return 0;
+out_close:
+	px_sampler_close(s);
+	return ret;
+}
+
+static int ioctl_all(struct px_sampler *s, unsigned long req, unsigned long arg,
+		     bool leader_only, const char *what)
+{
+	for (size_t r = 0; r < s->nrings; r++)
+		for (size_t i = 0; i < (leader_only ? 1 : s->n); i++)
+			if (ioctl(s->rings[r].fds[i], req, arg))
+				return px_fail(errno, "cannot %s: %s", what,
+					       strerror(errno));
+	return 0;
+}
+
+int px_sampler_enable(struct px_sampler *s)
+{
+	return ioctl_all(s, PERF_EVENT_IOC_ENABLE, 0, true, "start sampling");
+}
+
+int px_sampler_disable(struct px_sampler *s)
+{
+	return ioctl_all(s, PERF_EVENT_IOC_DISABLE, 0, true, "stop sampling");
+}
+
+/* Masking: the kernel stops writing the ring (its attempts are counted as
+ * lost records). */
+static int set_paused(struct px_sampler *s, bool on)
+{
+	if (s->paused == on)
+		return 0;
+	s->paused = on;
+	for (size_t r = 0; r < s->nrings; r++)
+		for (size_t i = 0; i < s->n; i++)
+			if ((i == 0 || is_sampling(&s->pmd[i])) &&
+			    ioctl(s->rings[r].fds[i], PERF_EVENT_IOC_PAUSE_OUTPUT, on))
+				return px_fail(errno, "cannot %s sampling output: %s",
+					       on ? "pause" : "resume",
+					       strerror(errno));
+	return 0;
+}
+
+static int set_period(struct px_sampler *s, size_t pmd, uint64_t period)
+{
+	struct pmd_state *p = &s->pmd[pmd];
+
+	if (period == p->cur_period)
+		return 0;
+	p->cur_period = period;
+	for (size_t r = 0; r < s->nrings; r++) {
+		s->st.period_changes++;
+		if (ioctl(s->rings[r].fds[pmd], PERF_EVENT_IOC_PERIOD, &period))
+			return px_fail(errno, "cannot change the sampling period: %s",
+				       strerror(errno));
+	}
+	return 0;
+}
+
+int px_sampler_body(void *sampler, unsigned set, unsigned ovfl_pmd)
+{
+	struct px_sampler *s = sampler;
+
+	if (set != 0 || ovfl_pmd >= s->n || !is_sampling(&s->pmd[ovfl_pmd]))
+		return -1;
+	return (int)s->pmd[ovfl_pmd].nbody;
+}
+
+static int hand_over_dfl(struct px_sampler *s)
+{
+	int ret = px_dfl_read(s->buf, s->buf_size, px_sampler_body, s,
+			      s->o.on_sample, s->o.arg);
+
+	if (ret > 0 && !s->cb_ret)
+		s->cb_ret = ret;
+	return ret < 0 ? ret : 0;
+}
+
+static int hand_over_dbl(struct px_sampler *s, int half)
+{
+	int ret = px_dbl_read(s->buf, s->buf_size, half, px_sampler_body, s,
+			      s->o.on_sample, s->o.arg);
+
+	if (ret > 0 && !s->cb_ret)
+		s->cb_ret = ret;
+	return ret < 0 ? ret : 0;
+}
+
+/* The default format's full buffer: notify (hand over and restart) or
+ * saturate. */
+static int dfl_full(struct px_sampler *s, size_t pmd)
+{
+	int ret;
+
+	s->st.buffer_full++;
+	if (!s->pmd[pmd].cfg.notify) {
+		s->saturated = true;
+		return set_paused(s, true);
+	}
+	if (s->o.no_block && (ret = set_paused(s, true)))
+		return ret;
+	s->st.notifications++;
+	if ((ret = hand_over_dfl(s)))
+		return ret;
+	px_dfl_reset(s->buf);
+	s->st.restarts++;
+	s->pmd[pmd].long_next = true;
+	ret = set_period(s, pmd, next_period(&s->pmd[pmd], true));
+	if (!ret && s->o.no_block)
+		ret = set_paused(s, false);
+	return ret;
+}
+
+static int dbl_event(struct px_sampler *s, size_t pmd, int what)
+{
+	const struct pfm_dbl_smpl_hdr *h = (const void *)s->buf;
+	int half, ret;
+
+	switch (what) {
+	case PX_DBL_RECORDED:
+		return 1;
+	case PX_DBL_CYCLED:
+		s->st.buffer_full++;
+		s->st.overwritten = h->hdr_lost;
+		return 1;
+	case PX_DBL_MASKED:
+		if ((ret = set_paused(s, true)))
+			return ret;
+		break;
+	}
+	s->st.buffer_full++;
+	if (!s->pmd[pmd].cfg.notify) {
+		if (what == PX_DBL_MASKED)
+			s->saturated = true;
+		return 1;
+	}
+	half = px_dbl_next_full(s->buf);
+	s->st.notifications++;
+	if ((ret = hand_over_dbl(s, half)))
+		return ret;
+	ret = px_dbl_restart(s->buf);
+	s->st.restarts++;
+	if (ret == 1) {		/* a saturation ended: long reset */
+		s->pmd[pmd].long_next = true;
+		if ((ret = set_period(s, pmd, next_period(&s->pmd[pmd], true))))
+			return ret;
+		return set_paused(s, false);
+	}
+	return 1;		/* recording goes on: short reset */
+}
+
+static int record(struct px_sampler *s, size_t pmd, const struct px_sample *x)
+{
+	struct pmd_state *p = &s->pmd[pmd];
+	int r, ret;
+
+	if (s->saturated) {
+		s->st.dropped++;
+		return 0;
+	}
+	if (s->o.format == PX_SMPL_DEFAULT) {
+		r = px_dfl_append(s->buf, s->max_sample, x);
+		if (r < 0) {
+			s->st.dropped++;
+			return 0;
+		}
+		s->st.samples++;
+		if (r == 1)
+			return dfl_full(s, pmd);
+	} else {
+		r = px_dbl_append(s->buf, s->max_sample, x);
+		if (r < 0) {
+			s->st.dropped++;
+			return 0;
+		}
+		s->st.samples++;
+		ret = dbl_event(s, pmd, r);
+		if (ret <= 0)
+			return ret;
+	}
+	/* recorded without notification: the short period (after the one
+	 * long period that follows a restart has been used) */
+	if (p->long_next) {
+		p->long_next = false;
+		return p->cfg.random ? set_period(s, pmd, next_period(p, true)) : 0;
+	}
+	if (p->cfg.random || p->cur_period != short_period(p))
+		return set_period(s, pmd, next_period(p, false));
+	return 0;
+}
+
+static int find_pmd(const struct ring *r, size_t n, uint64_t id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (r->ids[i] == id)
+			return (int)i;
+	return -1;
+}
+
+static int decode_sample(struct px_sampler *s, const struct ring *r,
+			 const unsigned char *p, size_t size)
+{
+	const uint64_t *u = (const uint64_t *)(p + sizeof(struct perf_event_header));
+	size_t nu = (size - sizeof(struct perf_event_header)) / 8, k = 0;
+	struct px_sample x;
+	uint64_t vals[PX_SMPL_MAX_PMDS] = { 0 };
+	int pmd;
+
+	if (nu < 5)
+		return 0;
+	memset(&x, 0, sizeof(x));
+	pmd = find_pmd(r, s->n, u[k++]);
+	if (pmd < 0 || !is_sampling(&s->pmd[pmd]))
+		return 0;
+	x.ip = u[k++];
+	x.pid = (uint32_t)u[k];
+	x.tid = (uint32_t)(u[k++] >> 32);
+	x.tstamp = u[k++];
+	x.cpu = (uint16_t)u[k++];
+	x.last_reset_val = -s->pmd[pmd].cur_period;
+	x.ovfl_pmd = (uint16_t)pmd;
+	if (s->read_group) {
+		uint64_t nr = u[k++];
+
+		if (nr > s->n || k + 2 * nr > nu)
+			return 0;
+		for (uint64_t j = 0; j < nr; j++, k += 2) {
+			int m = find_pmd(r, s->n, u[k + 1]);
+
+			if (m >= 0)
+				vals[m] = u[k];
+		}
+		for (size_t i = 0; i < s->n; i++)
+			if (s->pmd[pmd].cfg.smpl_pmds >> i & 1)
+				x.values[x.nvalues++] = vals[i];
+	}
+	return record(s, (size_t)pmd, &x);
+}
+
+static int grow(void **v, size_t *cap, size_t n, size_t elem)
+{
+	if (n < *cap)
+		return 0;
+	size_t c = *cap ? *cap * 2 : 64;
+	void *nv = realloc(*v, c * elem);
+
+	if (!nv)
+		return px_fail(ENOMEM, "out of memory");
+	*v = nv;
+	*cap = c;
+	return 0;
+}
+
+static int decode_mmap2(struct px_sampler *s, const unsigned char *p, size_t size)
+{
+	struct px_mapping *m;
+	const unsigned char *q = p + sizeof(struct perf_event_header);
+	size_t fixed = 8 + 3 * 8 + 24 + 8;	/* pid/tid, addr/len/pgoff, ids, prot/flags */
+	int ret;
+
+	if (size < sizeof(struct perf_event_header) + fixed)
+		return 0;
+	if ((ret = grow((void **)&s->maps, &s->maps_cap, s->nmaps, sizeof(*m))))
+		return ret;
+	m = &s->maps[s->nmaps++];
+	memcpy(&m->pid, q, 4);
+	memcpy(&m->tid, q + 4, 4);
+	memcpy(&m->start, q + 8, 8);
+	memcpy(&m->len, q + 16, 8);
+	memcpy(&m->pgoff, q + 24, 8);
+	memcpy(&m->prot, q + 56, 4);
+	memcpy(&m->flags, q + 60, 4);
+	size_t room = size - sizeof(struct perf_event_header) - fixed;
+	size_t len = strnlen((const char *)q + fixed, room);
+
+	if (len >= sizeof(m->path))
+		len = sizeof(m->path) - 1;
+	memcpy(m->path, q + fixed, len);
+	m->path[len] = 0;
+	return 0;
+}
+
+static int decode_task(struct px_sampler *s, const struct perf_event_header *h,
+		       const unsigned char *p, size_t size)
+{
+	const unsigned char *q = p + sizeof(*h);
+	struct px_task_event *t;
+	int ret;
+
+	if (size < sizeof(*h) + 16)
+		return 0;
+	if ((ret = grow((void **)&s->tasks, &s->tasks_cap, s->ntasks, sizeof(*t))))
+		return ret;
+	t = &s->tasks[s->ntasks++];
+	memset(t, 0, sizeof(*t));
+	if (h->type == PERF_RECORD_COMM) {
+		size_t len = strnlen((const char *)q + 8, size - sizeof(*h) - 8);
+
+		t->kind = PX_TASK_COMM;
+		memcpy(&t->pid, q, 4);
+		memcpy(&t->tid, q + 4, 4);
+		t->exec = h->misc & PERF_RECORD_MISC_COMM_EXEC;
+		memcpy(t->comm, q + 8, len < 15 ? len : 15);
+		return 0;
+	}
+	if (size < sizeof(*h) + 24)
+		return 0;
+	t->kind = h->type == PERF_RECORD_FORK ? PX_TASK_FORK : PX_TASK_EXIT;
+	memcpy(&t->pid, q, 4);
+	memcpy(&t->ppid, q + 4, 4);
+	memcpy(&t->tid, q + 8, 4);
+	memcpy(&t->ptid, q + 12, 4);
+	memcpy(&t->time, q + 16, 8);
+	return 0;
+}
+
+static int decode(struct px_sampler *s, const struct ring *r,
+		  const unsigned char *p, size_t size)
+{
+	const struct perf_event_header *h = (const void *)p;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		return decode_sample(s, r, p, size);
+	case PERF_RECORD_LOST:
+		if (size >= sizeof(*h) + 16) {
+			uint64_t lost;
+
+			memcpy(&lost, p + sizeof(*h) + 8, 8);
+			s->st.lost += lost;
+		}
+		return 0;
+	case PERF_RECORD_MMAP2:
+		return decode_mmap2(s, p, size);
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return decode_task(s, h, p, size);
+	}
+	return 0;
+}
+
+static int drain_ring(struct px_sampler *s, struct ring *r)
+{
+	uint64_t head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = r->meta->data_tail;
+	size_t mask = r->data_size - 1;
+	int ret = 0;
+
+	while (tail < head && !ret) {
+		struct perf_event_header h;
+		size_t off = tail & mask, first;
+		const unsigned char *p;
+
+		if (head - tail < sizeof(h))
+			break;
+		first = r->data_size - off;
+		if (first >= sizeof(h)) {
+			memcpy(&h, r->data + off, sizeof(h));
+		} else {
+			memcpy(&h, r->data + off, first);
+			memcpy((unsigned char *)&h + first, r->data, sizeof(h) - first);
+		}
+		if (h.size < sizeof(h) || h.size > head - tail)
+			break;
+		if (first >= h.size) {
+			p = r->data + off;
+		} else {
+			memcpy(s->rec, r->data + off, first);
+			memcpy(s->rec + first, r->data, h.size - first);
+			p = s->rec;
+		}
+		ret = decode(s, r, p, h.size);
+		tail += h.size;
+	}
+	__atomic_store_n(&r->meta->data_tail, tail, __ATOMIC_RELEASE);
+	return ret;
+}
+
+int px_sampler_drain(struct px_sampler *s)
+{
+	int ret;
+
+	for (size_t r = 0; r < s->nrings; r++)
+		if ((ret = drain_ring(s, &s->rings[r])))
+			return ret;
+	return s->cb_ret;
+}
+
+int px_sampler_poll(struct px_sampler *s, int timeout_ms)
+{
+	struct pollfd pfd[s->nrings ? s->nrings : 1];
+
+	for (size_t r = 0; r < s->nrings; r++) {
+		pfd[r].fd = s->rings[r].fds[0];
+		pfd[r].events = POLLIN;
+		pfd[r].revents = 0;
+	}
+	if (poll(pfd, s->nrings, timeout_ms) < 0 && errno != EINTR)
+		return px_fail(errno, "cannot wait for samples: %s", strerror(errno));
+	return px_sampler_drain(s);
+}
+
+int px_sampler_finish(struct px_sampler *s)
+{
+	int ret = px_sampler_disable(s);
+
+	if (!ret)
+		ret = px_sampler_drain(s);
+	if (ret < 0)
+		return ret;
+	if (s->o.format == PX_SMPL_DEFAULT) {
+		if (((struct pfm_dfl_smpl_hdr *)s->buf)->hdr_count)
+			ret = hand_over_dfl(s);
+	} else {
+		const struct pfm_dbl_smpl_hdr *h = (const void *)s->buf;
+
+		s->st.overwritten = h->hdr_lost;
+		ret = hand_over_dbl(s, -1);
+	}
+	return ret ? ret : s->cb_ret;
+}
+
+void px_sampler_close(struct px_sampler *s)
+{
+	if (!s)
+		return;
+	for (size_t r = 0; r < s->nrings; r++)
+		close_ring(s, &s->rings[r]);
+	free(s->rings);
+	free(s->pmd);
+	free(s->buf);
+	free(s->rec);
+	free(s->maps);
+	free(s->tasks);
+	free(s);
+}
+
+void px_sampler_stats(const struct px_sampler *s, struct px_smpl_stats *st)
+{
+	*st = s->st;
+}
+
+size_t px_sampler_mappings(const struct px_sampler *s,
+			   const struct px_mapping **m)
+{
+	*m = s->maps;
+	return s->nmaps;
+}
+
+size_t px_sampler_tasks(const struct px_sampler *s,
+			const struct px_task_event **t)
+{
+	*t = s->tasks;
+	return s->ntasks;
+}
+
+const void *px_sampler_buffer(const struct px_sampler *s, size_t *len)
+{
+	*len = s->buf_size;
+	return s->buf;
+}

@@ -1,0 +1,417 @@
+/* Sampling end to end on this machine: breakpoints give exact sample
+ * counts, cpu-clock gives a profile to check attributions against. */
+#include "tap.h"
+#include "error.h"
+#include "events.h"
+#include "measure.h"
+#include "sampler.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char calls[PATH_MAX], split[PATH_MAX];
+
+/* address and size of a function of a workload, through nm */
+static int sym(const char *bin, const char *name, uint64_t *addr, uint64_t *size)
+{
+	char cmd[PATH_MAX + 64], line[512], n[256], t;
+	unsigned long long a, s;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "nm -S '%s'", bin);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (fgets(line, sizeof(line), p))
+		if (sscanf(line, "%llx %llx %c %255s", &a, &s, &t, n) == 4 &&
+		    !strcmp(n, name)) {
+			*addr = a;
+			*size = s;
+			pclose(p);
+			return 0;
+		}
+	pclose(p);
+	return -1;
+}
+
+struct tally {
+	uint64_t n, ip_match, ip;
+	uint64_t lo[2], hi[2], in[2];
+	uint64_t last_value, value_steps_bad;
+	uint64_t period_min, period_max, period_long;
+	uint64_t long_period;
+	uint64_t distinct_mask;	/* which periods mod 64 were seen */
+	int cpu_want, cpu_bad;
+};
+
+static int count(void *arg, const struct px_sample *s)
+{
+	struct tally *t = arg;
+	uint64_t period = -s->last_reset_val;
+
+	t->n++;
+	t->ip_match += s->ip == t->ip;
+	for (int i = 0; i < 2; i++)
+		t->in[i] += s->ip >= t->lo[i] && s->ip < t->hi[i];
+	if (s->nvalues) {
+		if (t->n > 1 && s->values[0] != t->last_value + 1)
+			t->value_steps_bad++;
+		t->last_value = s->values[0];
+	}
+	if (!t->period_min || period < t->period_min)
+		t->period_min = period;
+	if (period > t->period_max)
+		t->period_max = period;
+	t->period_long += period == t->long_period;
+	t->distinct_mask |= 1ull << (period % 64);
+	if (t->cpu_want >= 0 && s->cpu != t->cpu_want)
+		t->cpu_bad++;
+	return 0;
+}
+
+struct run_out {
+	struct px_smpl_stats st;
+	struct px_run run;
+	size_t nmaps;
+	int calls_mapped;
+	int comm_exec;
+	int ret;
+};
+
+/* The exact event: an execute breakpoint on counted_function where this
+ * machine's debug registers work, else a uprobe on it (the "uprobe" perf
+ * PMU counts the same calls exactly, through a trap instruction). */
+static struct px_event exact_ev;
+static char bp[64];
+static uint64_t fn_addr;
+
+static int parse(const char *spec, struct px_event *ev)
+{
+	if (!strcmp(spec, "EXACT")) {
+		*ev = exact_ev;
+		return 0;
+	}
+	return px_event_parse(spec, ev);
+}
+
+static void sample(const char *const *specs, size_t n, const struct px_smpl_pmd *pmds,
+		   struct px_smpl_opts *o, int cpu, char **argv, struct tally *t,
+		   struct run_out *r)
+{
+	struct px_event evs[4];
+	struct px_sample_req req = { .evs = evs, .n = n, .pmds = pmds, .cpu = cpu };
+	struct px_sampler *s = NULL;
+	const struct px_mapping *m;
+	const struct px_task_event *te;
+	size_t nt;
+
+	memset(r, 0, sizeof(*r));
+	for (size_t i = 0; i < n; i++)
+		if ((r->ret = parse(specs[i], &evs[i])))
+			return;
+	o->on_sample = count;
+	o->arg = t;
+	req.opts = *o;
+	r->ret = px_sample_command(&req, argv, &s, &r->run);
+	if (r->ret) {
+		diag("sampling failed: %s", px_last_error());
+		return;
+	}
+	px_sampler_stats(s, &r->st);
+	r->nmaps = px_sampler_mappings(s, &m);
+	for (size_t i = 0; i < r->nmaps; i++)
+		r->calls_mapped += strstr(m[i].path, "workloads/calls") != NULL;
+	nt = px_sampler_tasks(s, &te);
+	for (size_t i = 0; i < nt; i++)
+		r->comm_exec += te[i].kind == PX_TASK_COMM && te[i].exec;
+	px_sampler_close(s);
+}
+
+static void exact(long calls_n, uint64_t period, enum px_smpl_format fmt)
+{
+	const char *specs[] = { "EXACT" };
+	struct px_smpl_pmd pmd = { .long_period = period, .notify = true };
+	struct px_smpl_opts o = { .format = fmt };
+	char num[32];
+	char *argv[] = { calls, num, NULL };
+	struct tally t = { .ip = fn_addr, .cpu_want = -1 };
+	struct run_out r;
+
+	snprintf(num, sizeof(num), "%ld", calls_n);
+	sample(specs, 1, &pmd, &o, -1, argv, &t, &r);
+	is_int(r.ret, 0, "%s: sampling %ld calls at period %llu runs",
+	       fmt ? "double-buffer" : "default", calls_n, (unsigned long long)period);
+	is_int(t.n, calls_n / (long)period, "exactly N/P = %ld samples",
+	       calls_n / (long)period);
+	is_int(t.ip_match, t.n, "every sample at counted_function 0x%llx",
+	       (unsigned long long)fn_addr);
+	is_int(r.st.lost, 0, "no sample lost");
+	is_int(r.run.exit_code, 0, "workload exit status 0");
+}
+
+static void small_buffer(void)
+{
+	const char *specs[] = { "EXACT" };
+	struct px_smpl_pmd pmd = { .long_period = 1, .notify = true };
+	struct px_smpl_opts o = { .entries = 100 };
+	char *argv[] = { calls, "10000", NULL };
+	struct tally t = { .ip = fn_addr, .cpu_want = -1 };
+	struct run_out r;
+
+	sample(specs, 1, &pmd, &o, -1, argv, &t, &r);
+	is_int(t.n, 10000, "100-entry buffer, notifications: all 10000 samples reach the tool");
+	is_int(r.st.samples, 10000, "10000 recorded");
+	is_int(r.st.lost + r.st.dropped, 0, "nothing lost or dropped");
+	is_int(r.st.notifications, 100, "100 notifications (one per full buffer)");
+	is_int(r.st.restarts, 100, "100 restarts");
+	ok(r.calls_mapped > 0, "the workload's mapping was recorded (%zu mappings)", r.nmaps);
+	ok(r.comm_exec > 0, "the exec's COMM record was seen");
+
+	/* saturation: no notification */
+	pmd.notify = false;
+	memset(&t, 0, sizeof(t));
+	t.ip = fn_addr;
+	t.cpu_want = -1;
+	sample(specs, 1, &pmd, &o, -1, argv, &t, &r);
+	is_int(t.n, 100, "saturation keeps exactly the buffer's 100 samples");
+	is_int(r.st.samples, 100, "100 recorded");
+	is_int(r.st.buffer_full, 1, "the buffer filled once");
+	is_int(r.st.notifications, 0, "no notification");
+	is_int(t.ip_match, 100, "all at counted_function");
+
+	/* double-buffer with the same small buffer */
+	pmd.notify = true;
+	o.format = PX_SMPL_DOUBLE_BUFFER;
+	memset(&t, 0, sizeof(t));
+	t.ip = fn_addr;
+	t.cpu_want = -1;
+	sample(specs, 1, &pmd, &o, -1, argv, &t, &r);
+	is_int(t.n, 10000, "double-buffer, 2 x 100 entries: all 10000 samples");
+	is_int(r.st.lost + r.st.dropped + r.st.overwritten, 0, "double-buffer loses nothing");
+	is_int(r.st.notifications, 100, "double-buffer: 100 half-full notifications");
+}
+
+static void body_values(void)
+{
+	const char *specs[] = { "EXACT", "EXACT" };
+	struct px_smpl_pmd pmds[2] = {
+		{ .long_period = 1, .notify = true, .smpl_pmds = 0x2 },
+		{ 0 },
+	};
+	struct px_smpl_opts o = { 0 };
+	char *argv[] = { calls, "3000", NULL };
+	struct tally t = { .ip = fn_addr, .cpu_want = -1 };
+	struct run_out r;
+
+	sample(specs, 2, pmds, &o, -1, argv, &t, &r);
+	is_int(t.n, 3000, "sampling PMD0 with PMD1 in the body: 3000 samples");
+	is_int(t.value_steps_bad, 0, "PMD1's value steps by exactly 1 per sample");
+	is_int(t.last_value, 3000, "PMD1 reads 3000 at the last sample");
+}
+
+/* Randomisation on cpu-clock, whose hrtimer takes a new period cleanly
+ * (a software-counted event restarts its count at each period change, see
+ * sampler.h): periods in [200000 - 0xffff, 200000] ns, mean 167233, so
+ * about 1.2 times the samples of the fixed 200000 ns period. */
+static void periods(void)
+{
+	const char *specs[] = { "EXACT" };
+	const char *clk[] = { "cpu-clock" };
+	struct px_smpl_pmd fixed = { .long_period = 200000, .notify = true };
+	struct px_smpl_pmd pmd = {
+		.long_period = 200000, .random = true, .random_mask = 0xffff,
+		.random_seed = 5, .notify = true,
+	};
+	struct px_smpl_opts o = { .entries = 50 };
+	char *argv[] = { split, "1500", NULL };
+	char *cargv[] = { calls, "20000", NULL };
+	struct tally t = { .cpu_want = -1 }, tf = { .cpu_want = -1 };
+	struct run_out r;
+	double ratio;
+
+	sample(clk, 1, &fixed, &o, -1, argv, &tf, &r);
+	sample(clk, 1, &pmd, &o, -1, argv, &t, &r);
+	is_int(r.ret, 0, "randomised periods run");
+	ratio = tf.n ? (double)t.n / (double)tf.n : 0;
+	/* each change restarts the timer when the tool gets to it, so the
+	 * tool's wake-up latency adds to every randomised period: only the
+	 * upper bound is firm */
+	ok(ratio > 0.5 && ratio < 1.2 * 1.1,
+	   "randomised/fixed sample counts %llu/%llu = %.2f (at most 200000/167233 = 1.2)",
+	   (unsigned long long)t.n, (unsigned long long)tf.n, ratio);
+	ok(t.period_min >= 200000 - 0xffff && t.period_max <= 200000,
+	   "every period in [200000 - 0xffff, 200000]: saw [%llu, %llu]",
+	   (unsigned long long)t.period_min, (unsigned long long)t.period_max);
+	ok(__builtin_popcountll(t.distinct_mask) > 30, "periods vary (%d residues mod 64)",
+	   __builtin_popcountll(t.distinct_mask));
+	ok(r.st.period_changes > t.n / 2, "PERF_EVENT_IOC_PERIOD after overflows (%llu times)",
+	   (unsigned long long)r.st.period_changes);
+
+	/* long after a notification, short otherwise */
+	struct px_smpl_pmd ls = { .long_period = 400, .short_period = 10, .notify = true };
+	memset(&t, 0, sizeof(t));
+	t.ip = fn_addr;
+	t.cpu_want = -1;
+	t.long_period = 400;
+	sample(specs, 1, &ls, &o, -1, cargv, &t, &r);
+	ok(t.period_long >= 1 && t.period_long < t.n / 2,
+	   "long period used after start and restarts only: %llu of %llu samples",
+	   (unsigned long long)t.period_long, (unsigned long long)t.n);
+	ok(t.period_min == 10, "short period used between notifications");
+}
+
+static void profile(void)
+{
+	const char *specs[] = { "cpu-clock" };
+	struct px_smpl_pmd pmd = { .long_period = 100000, .notify = true };
+	struct px_smpl_opts o = { 0 };
+	char *argv[] = { split, "1500", NULL };
+	struct tally t = { .cpu_want = -1 };
+	struct run_out r;
+	uint64_t a, sz;
+	double share;
+
+	sym(split, "heavy_function", &a, &sz);
+	t.lo[0] = a;
+	t.hi[0] = a + sz;
+	sym(split, "light_function", &a, &sz);
+	t.lo[1] = a;
+	t.hi[1] = a + sz;
+	sample(specs, 1, &pmd, &o, -1, argv, &t, &r);
+	share = t.in[0] + t.in[1] ? 100.0 * (double)t.in[0] / (double)(t.in[0] + t.in[1]) : 0;
+	ok(t.n > 1000, "cpu-clock every 100us: %llu samples", (unsigned long long)t.n);
+	is_num(share, 70.0, 5.0, "heavy_function gets 70%% of the two functions' samples (%.1f%%)", share);
+	ok(t.in[0] + t.in[1] > t.n * 9 / 10, "90%% of the samples in the two functions");
+
+	/* per-CPU: every task on CPU 0 while the command runs */
+	memset(&t, 0, sizeof(t));
+	t.cpu_want = 0;
+	sample(specs, 1, &pmd, &o, 0, argv, &t, &r);
+	if (r.ret == -EACCES || r.ret == -EPERM) {
+		ok(1, "# SKIP per-CPU sampling needs privileges: %s", px_last_error());
+		return;
+	}
+	is_int(r.ret, 0, "per-CPU sampling on CPU 0 runs");
+	ok(t.n > 100, "per-CPU: %llu samples", (unsigned long long)t.n);
+	is_int(t.cpu_bad, 0, "every sample from CPU 0");
+}
+
+static void errors(void)
+{
+	struct px_event ev;
+	struct px_smpl_pmd pmd = { .long_period = 10, .random = true,
+				   .random_mask = 0x3f, .random_seed = 0 };
+	struct px_smpl_opts o = { 0 };
+	struct px_target tg = { .pid = 0, .cpu = -1 };
+	struct px_sampler *s;
+
+	ev = exact_ev;
+	is_int(px_sampler_open(&ev, 1, &pmd, &tg, &o, &s), -EINVAL,
+	       "mask not below the period refused");
+	pmd.long_period = 1000;
+	is_int(px_sampler_open(&ev, 1, &pmd, &tg, &o, &s), -EINVAL, "seed 0 refused");
+	ok(strstr(px_last_error(), "seed") != NULL, "message: %s", px_last_error());
+	pmd.random = false;
+	pmd.long_period = 0;
+	is_int(px_sampler_open(&ev, 1, &pmd, &tg, &o, &s), -EINVAL,
+	       "no sampling period refused");
+}
+
+static uint64_t file_offset(const char *bin, uint64_t addr)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	FILE *f = fopen(bin, "rb");
+	uint64_t off = 0;
+
+	if (!f || fread(&eh, sizeof(eh), 1, f) != 1)
+		goto out;
+	for (int i = 0; i < eh.e_phnum; i++) {
+		if (fseek(f, (long)(eh.e_phoff + (uint64_t)i * eh.e_phentsize), SEEK_SET) ||
+		    fread(&ph, sizeof(ph), 1, f) != 1)
+			break;
+		if (ph.p_type == PT_LOAD && addr >= ph.p_vaddr &&
+		    addr < ph.p_vaddr + ph.p_filesz)
+			off = addr - ph.p_vaddr + ph.p_offset;
+	}
+out:
+	if (f)
+		fclose(f);
+	return off;
+}
+
+/* Sample 100 calls with the breakpoint; when this machine's breakpoints
+ * do not fire (virtualised debug registers), use a uprobe. */
+static int choose_exact_event(void)
+{
+	static char path[PATH_MAX];
+	struct px_smpl_pmd pmd = { .long_period = 1, .notify = true };
+	struct px_smpl_opts o = { 0 };
+	char *argv[] = { calls, "100", NULL };
+	struct tally t = { .ip = fn_addr, .cpu_want = -1 };
+	struct run_out r;
+	const char *specs[] = { bp };
+	FILE *f;
+	int type = -1;
+
+	if (px_event_parse(bp, &exact_ev) == 0) {
+		sample(specs, 1, &pmd, &o, -1, argv, &t, &r);
+		if (!r.ret && t.n == 100) {
+			diag("exact event: breakpoint %s", bp);
+			return 0;
+		}
+	}
+	diag("the breakpoint %s gave %llu samples for 100 calls: hardware breakpoints do not fire on this machine; using a uprobe on counted_function",
+	     bp, (unsigned long long)t.n);
+	f = fopen("/sys/bus/event_source/devices/uprobe/type", "r");
+	if (!f || fscanf(f, "%d", &type) != 1) {
+		ok(0, "no uprobe PMU either: no exact event on this machine");
+		return -1;
+	}
+	fclose(f);
+	if (!realpath(calls, path))
+		return -1;
+	memset(&exact_ev, 0, sizeof(exact_ev));
+	snprintf(exact_ev.name, sizeof(exact_ev.name), "uprobe:counted_function");
+	exact_ev.type = (uint32_t)type;
+	exact_ev.config1 = (uint64_t)(uintptr_t)path;
+	exact_ev.config2 = file_offset(calls, fn_addr);
+	exact_ev.priv_explicit = true;
+	diag("exact event: uprobe %s+0x%llx", path, (unsigned long long)exact_ev.config2);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	char self[PATH_MAX], *dir;
+	uint64_t size;
+
+	(void)argc;
+	snprintf(self, sizeof(self), "%s", argv[0]);
+	dir = dirname(self);
+	snprintf(calls, sizeof(calls), "%s/../workloads/calls", dir);
+	snprintf(split, sizeof(split), "%s/../workloads/split", dir);
+	if (sym(calls, "counted_function", &fn_addr, &size)) {
+		ok(0, "cannot find counted_function in %s (make the workloads)", calls);
+		return done_testing();
+	}
+	snprintf(bp, sizeof(bp), "mem:0x%llx:x", (unsigned long long)fn_addr);
+	if (choose_exact_event())
+		return done_testing();
+
+	exact(10000, 1, PX_SMPL_DEFAULT);
+	exact(7000, 7, PX_SMPL_DEFAULT);
+	exact(10000, 1000, PX_SMPL_DEFAULT);
+	exact(10000, 1, PX_SMPL_DOUBLE_BUFFER);
+	exact(9999, 3, PX_SMPL_DOUBLE_BUFFER);
+	small_buffer();
+	body_values();
+	periods();
+	profile();
+	errors();
+	return done_testing();
+}
