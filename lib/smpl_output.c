@@ -1,0 +1,171 @@
+/* Sample files: writer and strict reader. */
+#include "smpl_output.h"
+#include "error.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TEXT_MAGIC "# pfmon samples v1\n"
+
+int px_smpl_out_open(struct px_smpl_out *o, const char *path, bool json)
+{
+	int ret;
+
+	memset(o, 0, sizeof(*o));
+	o->json = json;
+	ret = px_outfile_open(&o->of, path, false);
+	if (ret)
+		return ret;
+	if (!json && fputs(TEXT_MAGIC, o->of.f) == EOF)
+		return px_fail(EIO, "cannot write '%s'", path);
+	return 0;
+}
+
+int px_smpl_out_write(void *arg, const struct px_sample *s)
+{
+	struct px_smpl_out *o = arg;
+	FILE *f = o->of.f;
+
+	if (o->json)
+		fprintf(f, "{\"index\":%" PRIu64 ",\"pid\":%u,\"tid\":%u,\"cpu\":%u,\"set\":%u,\"pmd\":%u,\"last_reset\":\"0x%016" PRIx64 "\",\"tstamp\":%" PRIu64 ",\"ip\":\"0x%" PRIx64 "\",\"values\":[",
+			o->index, s->pid, s->tid, s->cpu, s->set, s->ovfl_pmd,
+			s->last_reset_val, s->tstamp, s->ip);
+	else
+		fprintf(f, "%" PRIu64 " %u %u %u %u %u 0x%016" PRIx64 " %" PRIu64 " 0x%" PRIx64,
+			o->index, s->pid, s->tid, s->cpu, s->set, s->ovfl_pmd,
+			s->last_reset_val, s->tstamp, s->ip);
+	for (unsigned i = 0; i < s->nvalues; i++)
+		fprintf(f, o->json ? "%s%" PRIu64 : "%s%" PRIu64,
+			o->json ? (i ? "," : "") : " ", s->values[i]);
+	if (fputs(o->json ? "]}\n" : "\n", f) == EOF)
+		return px_fail(EIO, "cannot write the sample file: %s", strerror(errno));
+	o->index++;
+	return 0;
+}
+
+int px_smpl_out_commit(struct px_smpl_out *o)
+{
+	if (o->json)
+		fprintf(o->of.f, "{\"end\":%" PRIu64 "}\n", o->index);
+	else
+		fprintf(o->of.f, "# end %" PRIu64 " samples\n", o->index);
+	return px_outfile_commit(&o->of);
+}
+
+void px_smpl_out_discard(struct px_smpl_out *o)
+{
+	px_outfile_discard(&o->of);
+}
+
+static int parse_values(char *p, struct px_sample *s, char sep, char close)
+{
+	while (*p == ' ' || *p == sep)
+		p++;
+	while (*p && *p != close && *p != '\n') {
+		char *end;
+
+		if (s->nvalues >= PX_SMPL_MAX_PMDS || *p < '0' || *p > '9')
+			return -1;
+		s->values[s->nvalues++] = strtoull(p, &end, 10);
+		p = end;
+		if (*p == sep || *p == ' ')
+			p++;
+		else if (*p != close && *p != '\n')
+			return -1;
+	}
+	if (close && *p++ != close)
+		return -1;
+	if (close && *p++ != '}')
+		return -1;
+	return *p == '\n' ? 0 : -1;
+}
+
+static int parse_line(char *line, bool json, uint64_t want, struct px_sample *s)
+{
+	unsigned long long idx, lr, ts, ip;
+	unsigned pid, tid, cpu, set, pmd;
+	int n = 0;
+
+	memset(s, 0, sizeof(*s));
+	if (json) {
+		if (sscanf(line, "{\"index\":%llu,\"pid\":%u,\"tid\":%u,\"cpu\":%u,\"set\":%u,\"pmd\":%u,\"last_reset\":\"%llx\",\"tstamp\":%llu,\"ip\":\"%llx\",\"values\":[%n",
+			   &idx, &pid, &tid, &cpu, &set, &pmd, &lr, &ts, &ip, &n) != 9 || !n)
+			return -1;
+	} else if (sscanf(line, "%llu %u %u %u %u %u %llx %llu %llx%n",
+			  &idx, &pid, &tid, &cpu, &set, &pmd, &lr, &ts, &ip, &n) != 9) {
+		return -1;
+	}
+	if (idx != want || cpu > 0xffff || set > 0xffff || pmd >= PX_SMPL_MAX_PMDS)
+		return -1;
+	s->pid = pid;
+	s->tid = tid;
+	s->cpu = (uint16_t)cpu;
+	s->set = (uint16_t)set;
+	s->ovfl_pmd = (uint16_t)pmd;
+	s->last_reset_val = lr;
+	s->tstamp = ts;
+	s->ip = ip;
+	return parse_values(line + n, s, json ? ',' : ' ', json ? ']' : 0);
+}
+
+int px_smpl_file_read(const char *path, px_sample_fn fn, void *arg)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	uint64_t n = 0, lineno = 0, end;
+	bool json = false, ended = false;
+	struct px_sample s;
+	int ret = 0;
+
+	if (!f)
+		return px_fail(errno, "cannot open '%s': %s", path, strerror(errno));
+	while ((len = getline(&line, &cap, f)) > 0) {
+		lineno++;
+		if (line[len - 1] != '\n' || ended) {
+			ret = px_fail(EPROTO, "%s:%llu: %s", path,
+				      (unsigned long long)lineno,
+				      ended ? "data after the end line" : "truncated line");
+			goto out;
+		}
+		if (lineno == 1) {
+			json = line[0] == '{';
+			if (!json && strcmp(line, TEXT_MAGIC)) {
+				ret = px_fail(EPROTO, "%s: not a sample file (no \"# pfmon samples v1\" line)", path);
+				goto out;
+			}
+			if (!json)
+				continue;
+		}
+		if ((json && sscanf(line, "{\"end\":%" SCNu64 "}", &end) == 1) ||
+		    (!json && sscanf(line, "# end %" SCNu64 " samples", &end) == 1)) {
+			if (end != n) {
+				ret = px_fail(EPROTO, "%s:%llu: the end line counts %llu samples, the file has %llu",
+					      path, (unsigned long long)lineno,
+					      (unsigned long long)end, (unsigned long long)n);
+				goto out;
+			}
+			ended = true;
+			continue;
+		}
+		if (parse_line(line, json, n, &s)) {
+			ret = px_fail(EPROTO, "%s:%llu: corrupt sample line", path,
+				      (unsigned long long)lineno);
+			goto out;
+		}
+		n++;
+		if (fn && (ret = fn(arg, &s)))
+			goto out;
+	}
+	if (!ended)
+		ret = px_fail(EPROTO, "%s: truncated: no end line after %llu samples",
+			      path, (unsigned long long)n);
+out:
+	free(line);
+	fclose(f);
+	return ret;
+}

@@ -1,0 +1,40 @@
+/* --smpl-outfile: every sample on one line, written whole or not at all
+ * (lib/outfile.h), and read back strictly.
+ *
+ * Text:  "# pfmon samples v1" then one line per sample:
+ *        INDEX PID TID CPU SET PMD LAST_RESET TSTAMP IP [VALUE...]
+ *        (LAST_RESET and IP in hex with 0x, the rest decimal), and a last
+ *        line "# end N samples" so a cut file is told from a whole one.
+ * JSON Lines: one object per sample, keys in that order:
+ *        {"index":0,"pid":1,"tid":1,"cpu":0,"set":0,"pmd":0,
+ *         "last_reset":"0x...","tstamp":1,"ip":"0x...","values":[1,2]}
+ *        and a last line {"end":N}. */
+#ifndef PX_SMPL_OUTPUT_H
+#define PX_SMPL_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "default/px_dfl.h"
+#include "outfile.h"
+
+struct px_smpl_out {
+	struct px_outfile of;
+	bool json;
+	uint64_t index;
+};
+
+int px_smpl_out_open(struct px_smpl_out *o, const char *path, bool json);
+/* Write one sample; o is a struct px_smpl_out, so this is a px_sample_fn
+ * for px_smpl_opts.on_sample.  Returns 0 or -errno. */
+int px_smpl_out_write(void *o, const struct px_sample *s);
+/* Write the end line and move the file into place. */
+int px_smpl_out_commit(struct px_smpl_out *o);
+void px_smpl_out_discard(struct px_smpl_out *o);
+
+/* Read a file of either kind, calling fn for each sample.  A truncated or
+ * corrupt file fails with -EPROTO (-errno when unreadable) and the line
+ * at fault in px_last_error(). */
+int px_smpl_file_read(const char *path, px_sample_fn fn, void *arg);
+
+#endif
