@@ -1,0 +1,110 @@
+#!/usr/bin/env bats
+# Counting through the module equals the perf backend on exact-count
+# workloads, and breakpoint counts are exact.
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load helpers
+	pfm_setup
+	pfm_no_aslr
+}
+
+@test "page faults of touch_pages: module equals perf" {
+	count perf page-faults "$W/touch_pages" 3000 >/dev/null	# warm up
+	for n in 1000 3000; do
+		run -0 count module page-faults "$W/touch_pages" "$n"
+		m=$output
+		run -0 count perf page-faults "$W/touch_pages" "$n"
+		p=$output
+		echo "touch_pages $n: module $m perf $p"
+		[ -n "$m" ] && [ "$m" -gt 0 ]
+		[ "$m" -eq "$p" ]
+	done
+}
+
+@test "more pages touched, more faults counted, through the module" {
+	run -0 count module page-faults "$W/touch_pages" 100
+	small=$output
+	run -0 count module page-faults "$W/touch_pages" 2000
+	big=$output
+	echo "100 pages: $small, 2000 pages: $big"
+	[ "$big" -gt "$small" ]
+}
+
+@test "children are counted (inherit): forker, module equals perf" {
+	count perf page-faults "$W/forker" 3 500 >/dev/null
+	run -0 count module page-faults "$W/forker" 3 500
+	m=$output
+	run -0 count perf page-faults "$W/forker" 3 500
+	p=$output
+	run -0 count module page-faults "$W/touch_pages" 1
+	one=$output
+	echo "forker 3x500: module $m perf $p; one process: $one"
+	[ "$m" -eq "$p" ]
+	[ "$m" -gt "$one" ]
+}
+
+@test "a breakpoint on counted_function counts its calls exactly" {
+	ev="mem:$PFM_COUNTED_FUNCTION:x"
+	for n in 1 54321; do
+		run -0 count module "$ev" "$W/calls" "$n"
+		assert_output "$n"
+		run -0 count perf "$ev" "$W/calls" "$n"
+		assert_output "$n"
+	done
+}
+
+@test "several events at once through the module" {
+	out=$(mktemp)
+	run -0 perfex --backend=module -x , -o "$out" \
+		-e page-faults,task-clock,mem:$PFM_COUNTED_FUNCTION:x "$W/calls" 777
+	run -0 cat "$out"
+	assert_line --regexp '^event,mem:0x[0-9a-f]+:x,777,'
+	assert_line --regexp '^event,task-clock,[1-9][0-9]*,'
+	assert_line --regexp '^event,page-faults,[1-9][0-9]*,'
+}
+
+@test "perfex -v names the module backend; auto picks it" {
+	run -0 --separate-stderr perfex -v -e task-clock true
+	echo "$stderr"
+	[[ "$stderr" == *module* ]]
+}
+
+@test "hardware events are not supported without a PMU, and say so" {
+	[ "$(cat /sys/class/misc/perfmon/hw_pmu)" = 0 ] || skip "the guest has a hardware PMU"
+	run -0 pfm_test pmc 0 0x8000010000000000
+	assert_output "EOPNOTSUPP NOTSUPP"
+	run --separate-stderr perfex --backend=module -x , -e cycles true
+	echo "$output $stderr"
+	[[ "$output$stderr" == *"hardware PMU"* ]]
+}
+
+@test "Debian's perf agrees with the module on the breakpoint" {
+	command -v perf || skip "perf is not in the guest"
+	run -0 perf stat -x , -e "mem:$PFM_COUNTED_FUNCTION:x" "$W/calls" 4321
+	echo "$output"
+	assert_line --regexp '^4321,'
+	run -0 count module "mem:$PFM_COUNTED_FUNCTION:x" "$W/calls" 4321
+	assert_output 4321
+}
+
+@test "a context monitoring itself counts its own page faults" {
+	run -0 pfm_test self 500
+	echo "self: $output"
+	[ "$output" -ge 500 ]
+}
+
+@test "a PMD write sets the 64-bit value counting continues from" {
+	run -0 pfm_test pmd_write
+	assert_output "kept counted"
+}
+
+@test "a vector stops at its first bad element, earlier ones applied" {
+	run -0 pfm_test vec_partial
+	assert_output "EINVAL done=1 flags0=0 counted=yes"
+}
+
+@test "system-wide context on CPU 0 counts, a second one is refused" {
+	run -0 pfm_test syswide
+	assert_output "OK second=EBUSY counted=yes"
+}

@@ -1,0 +1,94 @@
+#!/usr/bin/env bats
+# As an unprivileged user: no loading onto other users' processes or
+# onto anything but yourself and your stopped ptrace children, no
+# system-wide contexts, no kernel-level counting, no configuration.
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load helpers
+	pfm_setup
+	pfm_no_aslr
+}
+
+teardown() {
+	[ -z "${victim:-}" ] || kill "$victim" 2>/dev/null || true
+	echo 256 > /sys/module/perfmon/parameters/ctx_per_user_max
+	echo 4294967295 > /sys/module/perfmon/parameters/thread_gid
+}
+
+@test "unprivileged: cannot load onto another user's process" {
+	sleep 300 &
+	victim=$!
+	run -0 as_user pfm_test load_pid "$victim"
+	assert_output EPERM
+	run -0 as_user pfm_test load_pid 1
+	assert_output EPERM
+}
+
+@test "unprivileged: cannot load onto its own child unless it is ptrace-stopped" {
+	run -0 as_user pfm_test load_child running
+	assert_output EPERM
+	run -0 as_user pfm_test load_child traced
+	assert_output OK
+}
+
+@test "even root loads only onto itself or a stopped ptrace child" {
+	sleep 300 &
+	victim=$!
+	run -0 pfm_test load_pid "$victim"
+	assert_output EPERM
+}
+
+@test "unprivileged: no system-wide context" {
+	run -0 as_user pfm_test create 2
+	assert_output EPERM
+	run -0 as_user pfm_test syswide
+	assert_output EPERM
+}
+
+@test "unprivileged: kernel-level counting refused with EACCES" {
+	run -0 as_user pfm_test pmc 0 0x8000030100000001
+	assert_output "EACCES PERM"
+	run -0 pfm_test pmc 0 0x8000030100000001
+	assert_output OK
+}
+
+@test "unprivileged: PFM_SET_CONFIG is refused" {
+	run -0 as_user pfm_test config set 8192
+	assert_output EPERM
+}
+
+@test "unprivileged: can monitor itself" {
+	run -0 as_user pfm_test self 300
+	[ "$output" -ge 300 ]
+}
+
+@test "unprivileged: perfex counts its command at user level, breakpoints exactly" {
+	run -0 as_user perfex --backend=module -x , -o /tmp/unpriv.csv \
+		-e "mem:$PFM_COUNTED_FUNCTION:x" "$W/calls" 2500
+	run -0 cat /tmp/unpriv.csv
+	assert_line --regexp '^event,mem:0x[0-9a-f]+:x,2500,'
+	run -0 as_user perfex --backend=module -x , -o /tmp/unpriv.csv \
+		-e page-faults "$W/touch_pages" 400
+	run -0 cat /tmp/unpriv.csv
+	assert_line --regexp '^event,page-faults,[0-9]+,'
+	n=$(awk -F, '$2 == "page-faults" {print $3}' /tmp/unpriv.csv)
+	[ "$n" -ge 400 ]
+}
+
+@test "contexts per user are limited by ctx_per_user_max" {
+	echo 3 > /sys/module/perfmon/parameters/ctx_per_user_max
+	run -0 as_user pfm_test open_many 10
+	assert_output "EMFILE after 3"
+	run -0 pfm_test open_many 10		# root is exempt
+	assert_output "OK 10"
+}
+
+@test "thread_gid restricts who may create per-thread contexts" {
+	echo 4242 > /sys/module/perfmon/parameters/thread_gid
+	run -0 as_user pfm_test create 0
+	assert_output EPERM
+	echo 4294967295 > /sys/module/perfmon/parameters/thread_gid
+	run -0 as_user pfm_test create 0
+	assert_output OK
+}

@@ -1,0 +1,90 @@
+#!/usr/bin/env bats
+# Lifecycle: the monitored process exits mid-run, the controlling
+# process is killed, many create/close cycles, module unload with open
+# contexts.
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load helpers
+	pfm_setup
+}
+
+teardown() {
+	[ -z "${holder:-}" ] || kill -9 "$holder" 2>/dev/null || true
+	[ -z "${child:-}" ] || kill -9 "$child" 2>/dev/null || true
+	[ -e /dev/perfmon ] || insmod "$PFM_MODULE"
+}
+
+# start_holder: a process holding a loaded, started context on its
+# sleeping child; sets holder and child.
+start_holder() {
+	local out=$BATS_TEST_TMPDIR/holder
+	pfm_test hold > "$out" &
+	holder=$!
+	for _ in $(seq 100); do
+		grep -q ready "$out" 2>/dev/null && break
+		sleep 0.1
+	done
+	child=$(awk '/ready/ {print $2}' "$out")
+	[ -n "$child" ]
+}
+
+@test "the monitored process exits mid-run: counts readable, END message, unloaded" {
+	run -0 pfm_test exit_midrun 1000
+	echo "$output"
+	read -r faults msg start <<<"$output"
+	[ "$faults" -ge 1000 ]
+	[ "$msg" = END ]
+	[ "$start" = EBUSY ]
+}
+
+@test "the controlling process is killed: its context is reclaimed" {
+	base=$(contexts)
+	start_holder
+	[ "$(contexts)" -eq $((base + 1)) ]
+	kill -9 "$holder"
+	wait "$holder" || true
+	holder=
+	for _ in $(seq 50); do
+		[ "$(contexts)" -eq "$base" ] && break
+		sleep 0.1
+	done
+	[ "$(contexts)" -eq "$base" ]
+	kill -0 "$child"	# the monitored task goes on
+}
+
+# total active slab objects, and the perfmon_context cache's
+slab_objs() {
+	awk 'NR > 2 { total += $2 } $1 == "perfmon_context" { ctx = $2 }
+	     END { print total, ctx + 0 }' /proc/slabinfo
+}
+
+@test "10,000 create/close cycles leave slab use where it started" {
+	pfm_test churn 100 >/dev/null		# warm the caches
+	echo 3 > /proc/sys/vm/drop_caches
+	read -r total0 ctx0 < <(slab_objs)
+	base=$(contexts)
+	run -0 pfm_test churn 10000
+	echo 3 > /proc/sys/vm/drop_caches
+	read -r total1 ctx1 < <(slab_objs)
+	echo "slab objects $total0 -> $total1, perfmon_context $ctx0 -> $ctx1"
+	[ "$(contexts)" -eq "$base" ]
+	[ "$ctx1" -le "$ctx0" ]
+	[ $((total1 - total0)) -lt 1000 ]
+}
+
+@test "rmmod is refused while a context is open, and works after" {
+	start_holder
+	run rmmod perfmon
+	[ "$status" -ne 0 ]
+	[ -e /dev/perfmon ]
+	grep -q '^perfmon ' /proc/modules
+	kill -9 "$holder"
+	wait "$holder" || true
+	holder=
+	run -0 rmmod perfmon
+	[ ! -e /dev/perfmon ]
+	run -0 insmod "$PFM_MODULE"
+	[ -c /dev/perfmon ]
+	run -0 count module page-faults "$W/touch_pages" 10
+}

@@ -1,0 +1,42 @@
+# Shared set-up of the module suite (runs inside the test guest, as root).
+# The guest's /opt/pfm/env sets PFM_MODULE, PFM_WORKLOADS,
+# PFM_COUNTED_FUNCTION and PFM_UNPRIV_UID.
+
+pfm_setup() {
+	bats_load_library bats-support
+	bats_load_library bats-assert
+	: "${PFM_WORKLOADS:=/opt/pfm/workloads}"
+	: "${PFM_UNPRIV_UID:=1000}"
+	W=$PFM_WORKLOADS
+	[ -e /dev/perfmon ] || insmod "$PFM_MODULE"
+}
+
+# Same address layout every run, so both backends see the same faults.
+pfm_no_aslr() {
+	echo 0 > /proc/sys/kernel/randomize_va_space
+}
+
+# count BACKEND EVENT COMMAND...: perfex's count of EVENT for COMMAND.
+count() {
+	local backend=$1 event=$2 out
+	shift 2
+	out=$(mktemp)
+	perfex --backend="$backend" -x , -o "$out" -e "$event" "$@" >/dev/null || {
+		echo "perfex --backend=$backend -e $event $* failed" >&2
+		rm -f "$out"
+		return 1
+	}
+	awk -F, -v ev="$event" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$(col["name"]) == ev { print $(col["value"]) }' "$out"
+	rm -f "$out"
+}
+
+# as_user COMMAND...: run COMMAND as the unprivileged test user.
+as_user() {
+	runas "$PFM_UNPRIV_UID" "$PFM_UNPRIV_UID" "$@"
+}
+
+contexts() {
+	cat /sys/class/misc/perfmon/contexts
+}

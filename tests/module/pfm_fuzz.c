@@ -1,0 +1,207 @@
+/* pfm_fuzz N [SEED]: N random calls on /dev/perfmon contexts: ioctls with
+ * random numbers, directions, sizes and bytes (often well-formed vectors
+ * of random elements), reads, polls, opens and closes.  The module must
+ * answer every one with a result, never an oops; the suite checks the
+ * guest's dmesg and that counting still works afterwards.  Prints a
+ * summary of the errnos seen. */
+#include "pfm_util.h"
+
+#include <poll.h>
+
+#define MAX_FDS	8
+#define BUF	4096
+
+static uint64_t rng_state;
+
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static unsigned int rnd_below(unsigned int n)
+{
+	return (unsigned int)(rnd() % n);
+}
+
+static unsigned char elems[BUF] __attribute__((aligned(8)));
+static unsigned char arg[1024] __attribute__((aligned(8)));
+
+static void fill_random(unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = (unsigned char)rnd();
+}
+
+/* random but often plausible values for registers */
+static uint64_t rnd_value(void)
+{
+	static const uint64_t pool[] = {
+		0, EV_TASK_CLOCK, EV_PAGE_FAULTS, EV_CPU_CLOCK, EV_CYCLES,
+		EV_BP_X(8), PFM_PMC_VIRT | PFM_PMC_OS, 1ull << 63, ~0ull,
+		0x4300c0, (uint64_t)(uintptr_t)&rng_state,
+	};
+
+	if (rnd_below(3))
+		return pool[rnd_below(sizeof(pool) / sizeof(pool[0]))];
+	return rnd();
+}
+
+/* a vector argument over elems: mostly valid shapes, random contents */
+static void make_vec(struct pfarg_vec *v)
+{
+	static const unsigned int sizes[] = {
+		sizeof(struct pfarg_pmc), sizeof(struct pfarg_pmd),
+		sizeof(struct pfarg_reginfo), 8, 0, 7, 4096,
+	};
+	unsigned int esize = sizes[rnd_below(sizeof(sizes) / sizeof(sizes[0]))];
+	unsigned int n = 1 + rnd_below(6);
+
+	memset(v, 0, sizeof(*v));
+	fill_random(elems, sizeof(elems));
+	if (rnd_below(2)) {
+		/* well-formed elements: small register numbers, zero tails */
+		memset(elems, 0, sizeof(elems));
+		for (unsigned int i = 0; esize >= 16 && i < n && (i + 1) * esize <= BUF; i++) {
+			unsigned char *e = elems + i * esize;
+			uint16_t num = (uint16_t)rnd_below(300);
+			uint64_t val = rnd_value();
+
+			memcpy(e, &num, sizeof(num));
+			memcpy(e + 8, &val, sizeof(val));
+			if (!rnd_below(8))
+				e[2 + rnd_below((unsigned int)esize - 2)] = (unsigned char)rnd();
+		}
+	}
+	v->vec_addr = (uintptr_t)elems;
+	v->vec_size = esize * n;
+	v->vec_elem_size = esize;
+	switch (rnd_below(12)) {
+	case 0: v->vec_addr = rnd(); break;
+	case 1: v->vec_addr = 0; break;
+	case 2: v->vec_size = (uint32_t)rnd(); break;
+	case 3: v->vec_elem_size = (uint32_t)rnd(); break;
+	case 4: v->vec_reserved1 = 1; break;
+	case 5: v->vec_addr = (uintptr_t)(elems + BUF - 8); break;
+	}
+}
+
+static unsigned long rnd_cmd(void)
+{
+	unsigned int nr = rnd_below(0x22);
+	unsigned int size;
+	unsigned int dir = _IOC_READ | _IOC_WRITE;
+
+	switch (rnd_below(10)) {
+	case 0:
+		return (unsigned long)rnd();
+	case 1:
+		dir = rnd_below(4);
+		break;
+	}
+	switch (rnd_below(4)) {
+	case 0: size = rnd_below(sizeof(arg)); break;
+	case 1: size = sizeof(struct pfarg_ctx); break;
+	default: size = sizeof(struct pfarg_vec); break;
+	}
+	if (nr >= 0x04 && nr < 0x10)
+		nr = 0x10 + nr % 8;
+	return _IOC(dir, rnd_below(20) ? PFM_IOC_MAGIC : rnd_below(256), nr, size);
+}
+
+static int fds[MAX_FDS];
+static unsigned long counts[256];
+
+static void one_ioctl(int fd)
+{
+	unsigned long cmd = rnd_cmd();
+	unsigned int nr = _IOC_NR(cmd);
+	int e;
+
+	fill_random(arg, sizeof(arg));
+	if (rnd_below(4)) {
+		memset(arg, 0, sizeof(arg));
+		if (nr == 0x11 || nr == 0x12 || nr == 0x13 || nr == 0x02 ||
+		    nr == 0x03 || nr >= 0x18)
+			make_vec((struct pfarg_vec *)arg);
+		else if (nr == 0x10 && rnd_below(2))
+			arg[0] = (unsigned char)(rnd_below(2) ? PFM_FL_SYSTEM_WIDE : 0);
+		else if (nr == 0x14 && rnd_below(2))
+			memcpy(arg + 8, &(uint32_t){ (uint32_t)rnd_below(4) }, 4);
+		else if (rnd_below(4) == 0)
+			arg[rnd_below(64)] = (unsigned char)rnd();
+	}
+	e = ioctl(fd, cmd, rnd_below(30) ? (void *)arg : (void *)(uintptr_t)rnd()) ? errno : 0;
+	counts[e & 0xff]++;
+}
+
+static void one_call(void)
+{
+	int slot = (int)rnd_below(MAX_FDS);
+	int fd = fds[slot];
+	union pfarg_msg m[2];
+
+	switch (rnd_below(20)) {
+	case 0:
+		if (fd >= 0)
+			close(fd);
+		fds[slot] = -1;
+		return;
+	case 1:
+		if (fd < 0) {
+			fds[slot] = open(PFM_DEVICE, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+			if (fds[slot] < 0)
+				counts[errno & 0xff]++;
+		}
+		return;
+	case 2:
+		if (fd >= 0)
+			counts[(read(fd, m, rnd_below(3) * sizeof(m[0]) + rnd_below(2)) < 0 ? errno : 0) & 0xff]++;
+		return;
+	case 3:
+		if (fd >= 0) {
+			struct pollfd p = { .fd = fd, .events = POLLIN };
+
+			poll(&p, 1, 0);
+		}
+		return;
+	}
+	if (fd < 0)
+		fds[slot] = fd = open(PFM_DEVICE, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0)
+		one_ioctl(fd);
+}
+
+int main(int argc, char **argv)
+{
+	long n = argc > 1 ? atol(argv[1]) : 5000;
+	struct pfarg_config saved;
+	int cfd = pfm_open();
+	int have_config;
+
+	rng_state = argc > 2 ? strtoull(argv[2], NULL, 0) : 0x9e3779b97f4a7c15ull;
+	if (!rng_state)
+		rng_state = 1;
+	memset(&saved, 0, sizeof(saved));
+	have_config = !ioctl(cfd, PFM_GET_CONFIG, &saved);
+	for (int i = 0; i < MAX_FDS; i++)
+		fds[i] = -1;
+	for (long i = 0; i < n; i++)
+		one_call();
+	for (int i = 0; i < MAX_FDS; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	/* a root run may have changed the limits at random: put them back */
+	if (have_config && geteuid() == 0)
+		ioctl(cfd, PFM_SET_CONFIG, &saved);
+	close(cfd);
+
+	printf("calls=%ld", n);
+	for (int e = 0; e < 256; e++)
+		if (counts[e])
+			printf(" %s=%lu", errname(e), counts[e]);
+	printf("\n");
+	return 0;
+}

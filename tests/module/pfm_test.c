@@ -1,0 +1,613 @@
+/* pfm_test SCENARIO [ARGS]: run one operation of /dev/perfmon in a set-up
+ * state and print what it returned ("OK", an errno name, then for
+ * register vectors the PFM_REG_RETFL_* bits of the failing element).
+ * Exit status 0 when the scenario ran, 2 for usage, 3 when its set-up
+ * failed.  The bats suite asserts the printed words. */
+#include "pfm_util.h"
+
+#include <poll.h>
+#include <sched.h>
+#include <sys/mman.h>
+
+struct scenario {
+	const char *name;
+	void (*fn)(int argc, char **argv);
+};
+
+static void print_e(int e)
+{
+	printf("%s\n", errname(e));
+}
+
+static void print_reg_e(int e, uint32_t flags)
+{
+	printf("%s", errname(e));
+	if (flags & PFM_REG_RETFL_NOTAVAIL)
+		printf(" NOTAVAIL");
+	if (flags & PFM_REG_RETFL_EINVAL)
+		printf(" BADVALUE");
+	if (flags & PFM_REG_RETFL_NOSET)
+		printf(" NOSET");
+	if (flags & PFM_REG_RETFL_PERM)
+		printf(" PERM");
+	if (flags & PFM_REG_RETFL_NOTSUPP)
+		printf(" NOTSUPP");
+	printf("\n");
+}
+
+static long arg_l(int argc, char **argv, int i, long def)
+{
+	return argc > i ? strtol(argv[i], NULL, 0) : def;
+}
+
+/* --- workloads for traced children -------------------------------------- */
+
+static void touch_pages(long n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	volatile char *m = mmap(NULL, (size_t)n * page, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED)
+		_exit(1);
+	madvise((void *)m, (size_t)n * page, MADV_NOHUGEPAGE);
+	for (long i = 0; i < n; i++)
+		m[i * page] = 1;
+}
+
+static void sleep_forever(long unused)
+{
+	(void)unused;
+	for (;;)
+		pause();
+}
+
+/* --- state errors ------------------------------------------------------- */
+
+static void sc_before_create(int argc, char **argv)
+{
+	int fd = pfm_open();
+	struct pfarg_load l;
+	uint64_t v;
+	int e[4];
+
+	(void)argc; (void)argv;
+	memset(&l, 0, sizeof(l));
+	e[0] = pfm_pmc(fd, 0, EV_TASK_CLOCK);
+	e[1] = pfm_read_pmd(fd, 0, &v);
+	e[2] = xioctl(fd, PFM_LOAD_CONTEXT, &l);
+	e[3] = pfm_start(fd);
+	printf("%s %s %s %s\n", errname(e[0]), errname(e[1]), errname(e[2]),
+	       errname(e[3]));
+}
+
+static void sc_create_twice(int argc, char **argv)
+{
+	struct pfarg_ctx c;
+	int fd = pfm_context(0);
+
+	(void)argc; (void)argv;
+	memset(&c, 0, sizeof(c));
+	print_e(xioctl(fd, PFM_CREATE_CONTEXT, &c));
+}
+
+static void sc_create(int argc, char **argv)
+{
+	struct pfarg_ctx c;
+	int fd = pfm_open();
+
+	memset(&c, 0, sizeof(c));
+	c.ctx_flags = (uint32_t)arg_l(argc, argv, 1, 0);
+	c.ctx_reserved1 = (uint32_t)arg_l(argc, argv, 2, 0);
+	c.ctx_reserved2[3] = (uint64_t)arg_l(argc, argv, 3, 0);
+	print_e(xioctl(fd, PFM_CREATE_CONTEXT, &c));
+}
+
+static void sc_start_unloaded(int argc, char **argv)
+{
+	int fd = pfm_context(0);
+	int e[3];
+
+	(void)argc; (void)argv;
+	e[0] = pfm_start(fd);
+	e[1] = pfm_flags_cmd(fd, PFM_STOP);
+	e[2] = pfm_flags_cmd(fd, PFM_UNLOAD_CONTEXT);
+	printf("%s %s %s\n", errname(e[0]), errname(e[1]), errname(e[2]));
+}
+
+static void sc_load_twice(int argc, char **argv)
+{
+	int fd = pfm_context(0);
+
+	(void)argc; (void)argv;
+	if (pfm_load_pid(fd, 0, 0))
+		die("load");
+	print_e(pfm_load_pid(fd, 0, 0));
+}
+
+static void sc_load_busy_thread(int argc, char **argv)
+{
+	int a = pfm_context(0), b = pfm_context(0);
+
+	(void)argc; (void)argv;
+	if (pfm_load_pid(a, 0, 0))
+		die("load");
+	print_e(pfm_load_pid(b, 0, 0));
+}
+
+static void sc_load_fields(int argc, char **argv)
+{
+	struct pfarg_load l;
+	int fd = pfm_context((uint32_t)arg_l(argc, argv, 1, 0));
+
+	memset(&l, 0, sizeof(l));
+	l.load_set = (uint16_t)arg_l(argc, argv, 2, 0);
+	l.load_flags = (uint32_t)arg_l(argc, argv, 3, 0);
+	l.load_reserved2[0] = (uint64_t)arg_l(argc, argv, 4, 0);
+	l.load_cpu = (uint32_t)arg_l(argc, argv, 5, 0);
+	l.load_pid = (uint32_t)arg_l(argc, argv, 6, 0);
+	print_e(xioctl(fd, PFM_LOAD_CONTEXT, &l));
+}
+
+static void sc_load_pid(int argc, char **argv)
+{
+	int fd = pfm_context(0);
+
+	print_e(pfm_load_pid(fd, (pid_t)arg_l(argc, argv, 1, 0), 0));
+}
+
+static void sc_load_child(int argc, char **argv)
+{
+	int traced = argc > 1 && !strcmp(argv[1], "traced");
+	int fd = pfm_context(0);
+	pid_t pid;
+
+	if (traced) {
+		pid = spawn_traced(sleep_forever, 0);
+	} else {
+		pid = fork();
+		if (pid == 0)
+			sleep_forever(0);
+	}
+	print_e(pfm_load_pid(fd, pid, 0));
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+static void sc_start_flags(int argc, char **argv)
+{
+	struct pfarg_start s;
+	int fd = pfm_context(0);
+
+	if (pfm_load_pid(fd, 0, 0))
+		die("load");
+	memset(&s, 0, sizeof(s));
+	s.start_flags = (uint32_t)arg_l(argc, argv, 1, 0);
+	s.start_set = (uint16_t)arg_l(argc, argv, 2, 0);
+	s.start_reserved2[0] = (uint64_t)arg_l(argc, argv, 3, 0);
+	print_e(xioctl(fd, PFM_START, &s));
+}
+
+static void sc_stop_flags(int argc, char **argv)
+{
+	struct pfarg_flags f;
+	int fd = pfm_context(0);
+	int e;
+
+	if (pfm_load_pid(fd, 0, 0))
+		die("load");
+	memset(&f, 0, sizeof(f));
+	f.flags = (uint32_t)arg_l(argc, argv, 1, 0);
+	f.reserved2[2] = (uint64_t)arg_l(argc, argv, 2, 0);
+	e = xioctl(fd, PFM_STOP, &f);
+	printf("%s %s\n", errname(e), errname(xioctl(fd, PFM_UNLOAD_CONTEXT, &f)));
+}
+
+/* --- registers ---------------------------------------------------------- */
+
+static void sc_pmc(int argc, char **argv)
+{
+	struct pfarg_pmc p;
+	int fd = pfm_context(0);
+	int e;
+
+	memset(&p, 0, sizeof(p));
+	p.reg_num = (uint16_t)arg_l(argc, argv, 1, 0);
+	p.reg_value = (uint64_t)strtoull(argc > 2 ? argv[2] : "0", NULL, 0);
+	p.reg_set = (uint16_t)arg_l(argc, argv, 3, 0);
+	p.reg_flags = (uint32_t)arg_l(argc, argv, 4, 0);
+	p.reg_reserved2[1] = (uint64_t)arg_l(argc, argv, 5, 0);
+	e = pfm_vec_call(fd, PFM_WRITE_PMCS, &p, 1, sizeof(p));
+	print_reg_e(e, p.reg_flags);
+}
+
+static void sc_pmd(int argc, char **argv)
+{
+	const char *field = argc > 2 ? argv[2] : "";
+	int read = argc > 1 && !strcmp(argv[1], "read");
+	struct pfarg_pmd p;
+	int fd = pfm_context(0);
+	int e;
+
+	memset(&p, 0, sizeof(p));
+	p.reg_num = (uint16_t)arg_l(argc, argv, 3, 0);
+	if (!strcmp(field, "set"))
+		p.reg_set = 1;
+	else if (!strcmp(field, "flags"))
+		p.reg_flags = PFM_PMDFL_OVFL_NOTIFY;
+	else if (!strcmp(field, "badflags"))
+		p.reg_flags = 0x100;
+	else if (!strcmp(field, "short_reset"))
+		p.reg_short_reset = 1000;
+	else if (!strcmp(field, "smpl_pmds"))
+		p.reg_smpl_pmds[0] = 2;
+	else if (!strcmp(field, "random_seed"))
+		p.reg_random_seed = 5;
+	else if (!strcmp(field, "reserved"))
+		p.reg_reserved2[3] = 1;
+	else if (!strcmp(field, "reserved1"))
+		p.reg_reserved1 = 1;
+	e = pfm_vec_call(fd, read ? PFM_READ_PMDS : PFM_WRITE_PMDS, &p, 1,
+			 sizeof(p));
+	print_reg_e(e, p.reg_flags);
+}
+
+/* A vector whose second element is bad: the first is applied. */
+static void sc_vec_partial(int argc, char **argv)
+{
+	struct pfarg_pmc p[2];
+	struct pfarg_vec v;
+	int fd = pfm_context(0);
+	uint64_t val;
+	int e;
+
+	(void)argc; (void)argv;
+	memset(p, 0, sizeof(p));
+	memset(&v, 0, sizeof(v));
+	p[0].reg_num = 0;
+	p[0].reg_value = EV_TASK_CLOCK;
+	p[1].reg_num = 999;
+	v.vec_addr = (uintptr_t)p;
+	v.vec_size = sizeof(p);
+	v.vec_elem_size = sizeof(p[0]);
+	e = xioctl(fd, PFM_WRITE_PMCS, &v);
+	if (pfm_load_pid(fd, 0, 0) || pfm_start(fd))
+		die("load/start");
+	for (volatile long i = 0; i < 1000000; i++)
+		;
+	pfm_read_pmd(fd, 0, &val);
+	printf("%s done=%u flags0=%x counted=%s\n", errname(e), v.vec_done,
+	       p[0].reg_flags, val ? "yes" : "no");
+}
+
+/* vector header errors: vec KIND */
+static void sc_vec(int argc, char **argv)
+{
+	const char *kind = argc > 1 ? argv[1] : "";
+	static struct pfarg_pmc p[1024];
+	struct pfarg_vec v;
+	int fd = pfm_context(0);
+
+	memset(p, 0, sizeof(p));
+	memset(&v, 0, sizeof(v));
+	v.vec_addr = (uintptr_t)p;
+	v.vec_size = sizeof(p[0]);
+	v.vec_elem_size = sizeof(p[0]);
+	if (!strcmp(kind, "zero"))
+		v.vec_size = 0;
+	else if (!strcmp(kind, "not_multiple"))
+		v.vec_size = sizeof(p[0]) + 3;
+	else if (!strcmp(kind, "elem_small"))
+		v.vec_elem_size = v.vec_size = sizeof(p[0]) - 8;
+	else if (!strcmp(kind, "elem_odd"))
+		v.vec_elem_size = v.vec_size = sizeof(p[0]) + 4;
+	else if (!strcmp(kind, "elem_big_nonzero")) {
+		v.vec_elem_size = v.vec_size = sizeof(p[0]) + 8;
+		memset((char *)p + sizeof(p[0]), 0xff, 8);
+	} else if (!strcmp(kind, "elem_big_zero"))
+		v.vec_elem_size = v.vec_size = sizeof(p[0]) + 8;
+	else if (!strcmp(kind, "too_big"))
+		v.vec_size = (uint32_t)arg_l(argc, argv, 2, 1 << 20) / sizeof(p[0]) * sizeof(p[0]);
+	else if (!strcmp(kind, "bad_ptr"))
+		v.vec_addr = 16;
+	else if (!strcmp(kind, "kernel_ptr"))
+		v.vec_addr = 0xffffffff81000000ull;
+	else if (!strcmp(kind, "reserved"))
+		v.vec_reserved2[1] = 1;
+	print_e(xioctl(fd, PFM_WRITE_PMCS, &v));
+}
+
+/* fixed-size arguments with the wrong size: ioctl KIND */
+static void sc_ioctl(int argc, char **argv)
+{
+	const char *kind = argc > 1 ? argv[1] : "";
+	unsigned char buf[512];
+	unsigned long cmd = PFM_CREATE_CONTEXT;
+	int fd = pfm_open();
+
+	memset(buf, 0, sizeof(buf));
+	if (!strcmp(kind, "small"))
+		cmd = _IOWR(PFM_IOC_MAGIC, 0x10, struct pfarg_load);
+	else if (!strcmp(kind, "big_zero"))
+		cmd = _IOC(_IOC_READ | _IOC_WRITE, PFM_IOC_MAGIC, 0x10, 256);
+	else if (!strcmp(kind, "big_nonzero")) {
+		cmd = _IOC(_IOC_READ | _IOC_WRITE, PFM_IOC_MAGIC, 0x10, 256);
+		buf[200] = 1;
+	} else if (!strcmp(kind, "unknown_nr"))
+		cmd = _IOWR(PFM_IOC_MAGIC, 0x7f, struct pfarg_ctx);
+	else if (!strcmp(kind, "wrong_magic"))
+		cmd = _IOWR('x', 0x10, struct pfarg_ctx);
+	else if (!strcmp(kind, "wrong_dir"))
+		cmd = _IOW(PFM_IOC_MAGIC, 0x10, struct pfarg_ctx);
+	else if (!strcmp(kind, "evtsets"))
+		cmd = PFM_CREATE_EVTSETS;
+	else if (!strcmp(kind, "fmts"))
+		cmd = PFM_GETINFO_FMTS;
+	else if (!strcmp(kind, "bad_ptr")) {
+		print_e(xioctl(fd, cmd, (void *)16));
+		return;
+	}
+	print_e(xioctl(fd, cmd, buf));
+}
+
+static void sc_getinfo(int argc, char **argv)
+{
+	int pmd = argc > 1 && !strcmp(argv[1], "pmd");
+	struct pfarg_reginfo ri;
+	int fd = pfm_open();
+	int e;
+
+	memset(&ri, 0, sizeof(ri));
+	ri.reg_num = (uint16_t)arg_l(argc, argv, 2, 0);
+	e = pfm_vec_call(fd, pmd ? PFM_GETINFO_PMDS : PFM_GETINFO_PMCS, &ri, 1,
+			 sizeof(ri));
+	if (e) {
+		print_reg_e(e, ri.reg_flags);
+		return;
+	}
+	printf("OK type=%u flags=%#x counter=%u index=%#llx\n", ri.reg_type,
+	       ri.reg_flags, ri.reg_counter, (unsigned long long)ri.reg_index);
+}
+
+static void sc_config(int argc, char **argv)
+{
+	struct pfarg_config cf;
+	int fd = pfm_open();
+	int e;
+
+	memset(&cf, 0, sizeof(cf));
+	e = xioctl(fd, PFM_GET_CONFIG, &cf);
+	if (argc > 1 && !strcmp(argv[1], "set")) {
+		cf.cf_arg_size_max = (uint64_t)arg_l(argc, argv, 2, (long)cf.cf_arg_size_max);
+		e = xioctl(fd, PFM_SET_CONFIG, &cf);
+		print_e(e);
+		return;
+	}
+	printf("%s version=%u.%u counters=%u width=%u arg_size_max=%llu pmds0=%#llx\n",
+	       errname(e), PFM_VERSION_MAJOR(cf.cf_version),
+	       PFM_VERSION_MINOR(cf.cf_version), cf.cf_num_counters,
+	       cf.cf_counter_width, (unsigned long long)cf.cf_arg_size_max,
+	       (unsigned long long)cf.cf_impl_pmds[0]);
+}
+
+/* --- messages ----------------------------------------------------------- */
+
+static void sc_msg(int argc, char **argv)
+{
+	const char *kind = argc > 1 ? argv[1] : "";
+	union pfarg_msg m[2];
+	int fd = pfm_context(0);
+	ssize_t r;
+
+	if (!strcmp(kind, "size"))
+		r = read(fd, m, 10);
+	else if (!strcmp(kind, "poll")) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		printf("%d\n", poll(&p, 1, 0));
+		return;
+	} else {
+		fcntl(fd, F_SETFL, O_NONBLOCK);
+		r = read(fd, m, sizeof(m));
+	}
+	print_e(r < 0 ? errno : 0);
+}
+
+/* --- counting and lifecycle --------------------------------------------- */
+
+/* Count the page faults of a traced child touching N pages, which exits
+ * before we read: the counts stay readable, an END message is queued
+ * and the context is unloaded.  Prints "N_FAULTS MSG START_ERRNO". */
+static void sc_exit_midrun(int argc, char **argv)
+{
+	long n = arg_l(argc, argv, 1, 1000);
+	int fd = pfm_context(0);
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	union pfarg_msg m;
+	uint64_t v;
+	pid_t pid;
+	int st;
+
+	pid = spawn_traced(touch_pages, n);
+	if (pfm_pmc(fd, 0, EV_PAGE_FAULTS) ||
+	    pfm_load_pid(fd, pid, PFM_LOADFL_INHERIT) || pfm_start(fd))
+		die("program/load/start");
+	release_traced(pid);
+	waitpid(pid, &st, 0);
+	if (poll(&p, 1, 5000) != 1)
+		die("poll: no END message");
+	if (read(fd, &m, sizeof(m)) != sizeof(m))
+		die("read message");
+	if (pfm_read_pmd(fd, 0, &v))
+		die("read pmd");
+	printf("%llu %s %s\n", (unsigned long long)v,
+	       m.type == PFM_MSG_END ? "END" : "OTHER", errname(pfm_start(fd)));
+}
+
+/* Monitor ourselves: page faults of touching N pages, user level. */
+static void sc_self(int argc, char **argv)
+{
+	long n = arg_l(argc, argv, 1, 100);
+	int fd = pfm_context(0);
+	uint64_t v;
+
+	if (pfm_pmc(fd, 0, EV_PAGE_FAULTS) || pfm_load_pid(fd, 0, 0) ||
+	    pfm_start(fd))
+		die("program/load/start");
+	touch_pages(n);
+	if (pfm_flags_cmd(fd, PFM_STOP) || pfm_read_pmd(fd, 0, &v))
+		die("stop/read");
+	printf("%llu\n", (unsigned long long)v);
+}
+
+/* A PMD write sets the 64-bit value that counting continues from. */
+static void sc_pmd_write(int argc, char **argv)
+{
+	struct pfarg_pmd p;
+	int fd = pfm_context(0);
+	uint64_t before, after;
+
+	(void)argc; (void)argv;
+	memset(&p, 0, sizeof(p));
+	p.reg_value = 1ull << 40;
+	if (pfm_pmc(fd, 0, EV_PAGE_FAULTS) ||
+	    pfm_vec_call(fd, PFM_WRITE_PMDS, &p, 1, sizeof(p)) ||
+	    pfm_read_pmd(fd, 0, &before) || pfm_load_pid(fd, 0, 0) ||
+	    pfm_start(fd))
+		die("set-up");
+	touch_pages(10);
+	pfm_flags_cmd(fd, PFM_UNLOAD_CONTEXT);
+	pfm_read_pmd(fd, 0, &after);
+	printf("%s %s\n", before == 1ull << 40 ? "kept" : "lost",
+	       after >= (1ull << 40) + 10 ? "counted" : "wrong");
+}
+
+/* Hold a loaded, started context until killed (lifecycle tests). */
+static void sc_hold(int argc, char **argv)
+{
+	pid_t pid = spawn_traced(sleep_forever, 0);	/* first: no fd in it */
+	int fd = pfm_context(0);
+
+	(void)argc; (void)argv;
+	if (pfm_pmc(fd, 0, EV_TASK_CLOCK) || pfm_pmc(fd, 1, EV_CPU_CLOCK) ||
+	    pfm_load_pid(fd, pid, PFM_LOADFL_INHERIT) || pfm_start(fd))
+		die("set-up");
+	release_traced(pid);
+	printf("ready %d\n", (int)pid);
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
+/* N create / program / load / start / stop / close cycles. */
+static void sc_churn(int argc, char **argv)
+{
+	long n = arg_l(argc, argv, 1, 10000);
+
+	for (long i = 0; i < n; i++) {
+		int fd = pfm_context(0);
+
+		if (pfm_pmc(fd, 0, EV_TASK_CLOCK) || pfm_load_pid(fd, 0, 0) ||
+		    pfm_start(fd) || pfm_flags_cmd(fd, PFM_STOP))
+			die("cycle");
+		close(fd);
+	}
+	printf("OK\n");
+}
+
+/* Open up to N contexts; print the errno of the first refused open. */
+static void sc_open_many(int argc, char **argv)
+{
+	long n = arg_l(argc, argv, 1, 10);
+
+	for (long i = 0; i < n; i++) {
+		if (open(PFM_DEVICE, O_RDWR) < 0) {
+			printf("%s after %ld\n", errname(errno), i);
+			return;
+		}
+	}
+	printf("OK %ld\n", n);
+}
+
+/* A system-wide context on CPU 0: counts cpu-clock while we spin there. */
+static void sc_syswide(int argc, char **argv)
+{
+	struct pfarg_ctx c;
+	struct pfarg_load l;
+	int fd = pfm_open();
+	uint64_t v = 0;
+	int e;
+
+	(void)argc; (void)argv;
+	memset(&c, 0, sizeof(c));
+	memset(&l, 0, sizeof(l));
+	c.ctx_flags = PFM_FL_SYSTEM_WIDE;
+	e = xioctl(fd, PFM_CREATE_CONTEXT, &c);
+	if (e) {
+		print_e(e);
+		return;
+	}
+	if (pfm_pmc(fd, 0, PFM_PMC_VIRT_EVENT(PFM_EVT_TYPE_SOFTWARE, 0,
+					      PFM_PMC_USR | PFM_PMC_OS)))
+		die("pmc");
+	e = xioctl(fd, PFM_LOAD_CONTEXT, &l);
+	if (!e) {
+		int fd2 = pfm_context(PFM_FL_SYSTEM_WIDE);
+		int busy = xioctl(fd2, PFM_LOAD_CONTEXT, &l);
+		uint64_t t0 = now_ns();
+
+		pfm_start(fd);
+		while (now_ns() - t0 < 50000000)
+			;
+		pfm_read_pmd(fd, 0, &v);
+		printf("OK second=%s counted=%s\n", errname(busy),
+		       v > 1000000 ? "yes" : "no");
+		return;
+	}
+	print_e(e);
+}
+
+static const struct scenario scenarios[] = {
+	{ "before_create", sc_before_create },
+	{ "create_twice", sc_create_twice },
+	{ "create", sc_create },
+	{ "start_unloaded", sc_start_unloaded },
+	{ "load_twice", sc_load_twice },
+	{ "load_busy_thread", sc_load_busy_thread },
+	{ "load_fields", sc_load_fields },
+	{ "load_pid", sc_load_pid },
+	{ "load_child", sc_load_child },
+	{ "start_flags", sc_start_flags },
+	{ "stop_flags", sc_stop_flags },
+	{ "pmc", sc_pmc },
+	{ "pmd", sc_pmd },
+	{ "pmd_write", sc_pmd_write },
+	{ "vec_partial", sc_vec_partial },
+	{ "vec", sc_vec },
+	{ "ioctl", sc_ioctl },
+	{ "getinfo", sc_getinfo },
+	{ "config", sc_config },
+	{ "msg", sc_msg },
+	{ "exit_midrun", sc_exit_midrun },
+	{ "self", sc_self },
+	{ "hold", sc_hold },
+	{ "churn", sc_churn },
+	{ "syswide", sc_syswide },
+	{ "open_many", sc_open_many },
+};
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: pfm_test SCENARIO [ARGS]\n");
+		return 2;
+	}
+	for (size_t i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
+		if (!strcmp(argv[1], scenarios[i].name)) {
+			scenarios[i].fn(argc - 1, argv + 1);
+			return 0;
+		}
+	}
+	fprintf(stderr, "pfm_test: unknown scenario '%s'\n", argv[1]);
+	return 2;
+}
