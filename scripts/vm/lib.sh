@@ -52,10 +52,15 @@ vm_fetch_kernel() {
 	if [ ! -f "$vmlinuz" ]; then
 		vm_log "fetching linux-image-$kver"
 		rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
-		(cd "$dir.tmp" && apt-get download "linux-image-$kver" >&2 </dev/null) || {
-			vm_log "apt-get download linux-image-$kver failed"
-			return 1
-		}
+		if ! (cd "$dir.tmp" && apt-get download "linux-image-$kver" >&2 </dev/null); then
+			# stale or missing package lists: refresh them once
+			vm_log "apt-get download failed; running apt-get update"
+			apt-get update -qq >&2 </dev/null || true
+			(cd "$dir.tmp" && apt-get download "linux-image-$kver" >&2 </dev/null) || {
+				vm_log "apt-get download linux-image-$kver failed"
+				return 1
+			}
+		fi
 		dpkg-deb -x "$dir.tmp"/linux-image-*.deb "$dir.tmp/root"
 		rm -rf "$dir" && mv "$dir.tmp/root" "$dir" && rm -rf "$dir.tmp"
 	fi

@@ -38,6 +38,11 @@ start_holder() {
 	[ "$start" = EBUSY ]
 }
 
+@test "a read(2) blocked on the context wakes up with END when the target ends" {
+	run -0 pfm_test end_wake 200
+	assert_output "END counted"
+}
+
 @test "the controlling process is killed: its context is reclaimed" {
 	base=$(contexts)
 	start_holder

@@ -444,6 +444,38 @@ static void sc_exit_midrun(int argc, char **argv)
 	       m.type == PFM_MSG_END ? "END" : "OTHER", errname(pfm_start(fd)));
 }
 
+static void sleep_then_touch(long n)
+{
+	usleep(300000);
+	touch_pages(n);
+}
+
+/* A blocking read(2) wakes up when the monitored process ends (we do not
+ * wait for it first): prints the message and whether the counts were
+ * final. */
+static void sc_end_wake(int argc, char **argv)
+{
+	long n = arg_l(argc, argv, 1, 200);
+	int fd = pfm_context(0);
+	union pfarg_msg m;
+	uint64_t v;
+	pid_t pid;
+
+	pid = spawn_traced(sleep_then_touch, n);
+	if (pfm_pmc(fd, 0, EV_PAGE_FAULTS) || pfm_load_pid(fd, pid, 0) ||
+	    pfm_start(fd))
+		die("program/load/start");
+	release_traced(pid);
+	alarm(30);
+	if (read(fd, &m, sizeof(m)) != sizeof(m))
+		die("read message");
+	if (pfm_read_pmd(fd, 0, &v))
+		die("read pmd");
+	printf("%s %s\n", m.type == PFM_MSG_END ? "END" : "OTHER",
+	       v >= (uint64_t)n ? "counted" : "short");
+	waitpid(pid, NULL, 0);
+}
+
 /* Monitor ourselves: page faults of touching N pages, user level. */
 static void sc_self(int argc, char **argv)
 {
@@ -589,6 +621,7 @@ static const struct scenario scenarios[] = {
 	{ "config", sc_config },
 	{ "msg", sc_msg },
 	{ "exit_midrun", sc_exit_midrun },
+	{ "end_wake", sc_end_wake },
 	{ "self", sc_self },
 	{ "hold", sc_hold },
 	{ "churn", sc_churn },
