@@ -409,8 +409,6 @@ int pfm_ctx_create(struct pfm_context *ctx, const struct pfarg_ctx *arg)
 	if (arg->ctx_flags & ~known || arg->ctx_reserved1 ||
 	    memchr_inv(arg->ctx_reserved2, 0, sizeof(arg->ctx_reserved2)))
 		return -EINVAL;
-	if (arg->ctx_smpl_buf_size)
-		return -EINVAL;		/* an output field: must come in as 0 */
 	if ((arg->ctx_flags & PFM_FL_NOTIFY_BLOCK) &&
 	    (arg->ctx_flags & PFM_FL_SYSTEM_WIDE))
 		return -EINVAL;		/* spec Table 3.2 */
