@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -23,37 +24,90 @@ static int copy_existing(const char *path, FILE *to)
 	return ferror(to) ? -EIO : 0;
 }
 
-int px_outfile_open(struct px_outfile *o, const char *path, bool append)
+/* Devices, FIFOs and sockets (/dev/null, a pipe) are written in place:
+ * renaming over them would replace the node itself. */
+static int open_in_place(struct px_outfile *o, const char *path, bool append)
+{
+	o->f = fopen(path, append ? "a" : "w");
+	if (!o->f)
+		return px_fail(errno, "cannot open '%s': %s", path, strerror(errno));
+	o->append = append;
+	return 0;
+}
+
+/* A fresh temporary file beside path, with the mode a plain create of
+ * path would have given (or path's own mode when it exists). */
+static int open_temporary(struct px_outfile *o, const char *path)
 {
 	struct stat st;
-	int fd, ret;
+	mode_t mask = umask(0);
+	int fd, err;
 
-	memset(o, 0, sizeof(*o));
-	if (!stat(path, &st) && S_ISDIR(st.st_mode))
-		return px_fail(EISDIR, "cannot write '%s': it is a directory", path);
-	o->path = strdup(path);
-	if (!o->path || asprintf(&o->tmp_path, "%s.XXXXXX", path) < 0) {
-		free(o->path);
+	umask(mask);
+	if (asprintf(&o->tmp_path, "%s.XXXXXX", path) < 0) {
+		o->tmp_path = NULL;
 		return px_fail(ENOMEM, "out of memory");
 	}
 	fd = mkstemp(o->tmp_path);
 	if (fd < 0) {
-		ret = px_fail(errno, "cannot open '%s': %s", path, strerror(errno));
+		err = errno;
 		free(o->tmp_path);
-		free(o->path);
-		return ret;
+		o->tmp_path = NULL;
+		return px_fail(err, "cannot open '%s': %s", path, strerror(err));
 	}
-	/* keep the mode a plain create would have given */
-	{
-		mode_t mask = umask(0);
-
-		umask(mask);
-		fchmod(fd, (!stat(path, &st) ? st.st_mode : 0666) & ~mask & 07777);
-	}
+	fchmod(fd, (!stat(path, &st) ? st.st_mode : 0666) & ~mask & 07777);
 	o->f = fdopen(fd, "w");
 	if (!o->f) {
-		ret = px_fail(errno, "cannot open '%s': %s", path, strerror(errno));
+		err = errno;
 		close(fd);
+		return px_fail(err, "cannot open '%s': %s", path, strerror(err));
+	}
+	return 0;
+}
+
+/* The file a symbolic link names, existing or not (malloc'ed). */
+static char *link_target(const char *link)
+{
+	char target[PATH_MAX], *joined = NULL;
+	const char *slash = strrchr(link, '/');
+	ssize_t n = readlink(link, target, sizeof(target) - 1);
+
+	if (n < 0)
+		return NULL;
+	target[n] = '\0';
+	if (target[0] == '/' || !slash)
+		return strdup(target);
+	if (asprintf(&joined, "%.*s/%s", (int)(slash - link), link, target) < 0)
+		return NULL;
+	return joined;
+}
+
+int px_outfile_open(struct px_outfile *o, const char *path, bool append)
+{
+	struct stat st;
+	int ret;
+
+	memset(o, 0, sizeof(*o));
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		return px_fail(EISDIR, "cannot write '%s': it is a directory", path);
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		o->path = strdup(path);
+		ret = o->path ? open_in_place(o, path, append)
+			      : px_fail(ENOMEM, "out of memory");
+		if (ret)
+			px_outfile_discard(o);
+		return ret;
+	}
+	/* through a symbolic link, replace the file it names, not the link */
+	errno = 0;
+	o->path = lstat(path, &st) == 0 && S_ISLNK(st.st_mode) ? link_target(path)
+								: strdup(path);
+	if (!o->path)
+		return px_fail(errno ? errno : ENOMEM, "cannot open '%s': %s", path,
+			       strerror(errno ? errno : ENOMEM));
+	path = o->path;
+	ret = open_temporary(o, path);
+	if (ret) {
 		px_outfile_discard(o);
 		return ret;
 	}
@@ -70,15 +124,16 @@ int px_outfile_commit(struct px_outfile *o)
 {
 	int ret = 0;
 
-	if (fflush(o->f) || fsync(fileno(o->f)) || ferror(o->f))
+	if (fflush(o->f) || ferror(o->f) ||
+	    (o->tmp_path && fsync(fileno(o->f))))
 		ret = px_fail(errno ? errno : EIO, "cannot write '%s': %s",
 			      o->path, strerror(errno ? errno : EIO));
 	if (fclose(o->f) && !ret)
 		ret = px_fail(errno, "cannot write '%s': %s", o->path, strerror(errno));
 	o->f = NULL;
-	if (!ret && rename(o->tmp_path, o->path))
+	if (!ret && o->tmp_path && rename(o->tmp_path, o->path))
 		ret = px_fail(errno, "cannot replace '%s': %s", o->path, strerror(errno));
-	if (ret)
+	if (ret && o->tmp_path)
 		unlink(o->tmp_path);
 	free(o->tmp_path);
 	free(o->path);

@@ -6,7 +6,9 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -130,6 +132,59 @@ static void test_unwritable(void)
 	is_int(entries(), 0, "nothing created by the failures");
 }
 
+/* A device or a pipe is written in place, never renamed over: a pipe's
+ * /proc/self/fd path stands in for /dev/null, so a regression cannot
+ * replace a real device node. */
+static void test_special_files(void)
+{
+	char path[64], buf[32] = "";
+	struct px_outfile o;
+	struct stat st;
+	int fds[2];
+	ssize_t got;
+
+	if (pipe2(fds, O_NONBLOCK)) {
+		ok(0, "pipe: %s", strerror(errno));
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fds[1]);
+	if (is_int(px_outfile_open(&o, path, false), 0, "open a pipe")) {
+		ok(o.tmp_path == NULL, "no temporary file for a pipe");
+		fputs("piped\n", o.f);
+		is_int(px_outfile_commit(&o), 0, "commit to a pipe");
+	}
+	got = read(fds[0], buf, sizeof(buf) - 1);
+	is_int((int)got, 6, "the pipe got the output");
+	is_str(buf, "piped\n", "and it is whole");
+	ok(fstat(fds[0], &st) == 0 && S_ISFIFO(st.st_mode), "the pipe is still a pipe");
+	close(fds[0]);
+	close(fds[1]);
+	is_int(entries(), 0, "nothing created beside it");
+}
+
+/* Through a symbolic link the linked file is replaced, the link kept. */
+static void test_symlink(void)
+{
+	char target[256], link[256];
+	struct px_outfile o;
+	struct stat st;
+
+	snprintf(target, sizeof(target), "%s/target.txt", dir);
+	snprintf(link, sizeof(link), "%s/link.txt", dir);
+	if (symlink(target, link)) {
+		ok(0, "symlink: %s", strerror(errno));
+		return;
+	}
+	if (is_int(px_outfile_open(&o, link, false), 0, "open through a link")) {
+		fputs("linked\n", o.f);
+		is_int(px_outfile_commit(&o), 0, "commit through a link");
+	}
+	ok(lstat(link, &st) == 0 && S_ISLNK(st.st_mode), "the link is still a link");
+	is_str(slurp(target), "linked\n", "the linked file has the output");
+	unlink(link);
+	unlink(target);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -140,6 +195,8 @@ int main(void)
 	test_mode();
 	test_discard();
 	test_unwritable();
+	test_special_files();
+	test_symlink();
 	rmdir(dir);
 	return done_testing();
 }
