@@ -9,7 +9,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 PERFEX=./cmd/perfex
-SPIN=tests/workloads/spin
+LOOP=tests/workloads/loop
 RUNS=${BENCH_RUNS:-7}	# runs per side for the perturbation medians
 
 tmp=$(mktemp -d)
@@ -50,18 +50,20 @@ print(f"  ratio perfex / perf stat       {ratio:8.3f}   (target <= 0.25: {'met' 
 PY
 }
 
-# Perturbation: the task-clock a CPU-bound workload shows under perfex
-# against under perf stat, medians over RUNS runs each, interleaved.
+# Perturbation: the task-clock a fixed amount of CPU work takes under
+# perfex against under perf stat, medians over RUNS runs each,
+# interleaved.  (A workload that runs for a fixed CPU time would show no
+# perturbation whatever the tool did.)
 bench_perturbation() {
 	need perf
-	local ms=300 i a b
-	echo "== perturbation: task-clock of '$SPIN $ms', $RUNS runs each (medians)"
+	local n=200000000 i a b
+	echo "== perturbation: task-clock of '$LOOP $n', $RUNS runs each (medians)"
 	: >"$tmp/px"
 	: >"$tmp/ps"
 	for ((i = 0; i < RUNS; i++)); do
-		$PERFEX -x, -e task-clock "$SPIN" $ms 2>&1 >/dev/null |
+		$PERFEX -x, -e task-clock "$LOOP" $n 2>&1 >/dev/null |
 			awk -F, '$1 == "event" { print $3 }' >>"$tmp/px"
-		perf stat -x, -e task-clock "$SPIN" $ms 2>&1 >/dev/null |
+		perf stat -x, -e task-clock "$LOOP" $n 2>&1 >/dev/null |
 			awk -F, 'NF > 2 { print $1 * 1e6; exit }' >>"$tmp/ps"
 	done
 	a=$(median <"$tmp/px")
