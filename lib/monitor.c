@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <sys/wait.h>
@@ -421,20 +422,39 @@ static void teardown_loop(struct loop *l)
 	sigprocmask(SIG_SETMASK, &l->old_mask, NULL);
 }
 
-/* Stop and let go of every traced task still alive (attach mode, or a
- * session cut short by its timeout). */
+/* Bring a traced task to a ptrace-stop so it can be detached.  A seized
+ * task (attach mode) takes PTRACE_INTERRUPT; one that asked to be traced
+ * (the command) does not, and is stopped with a SIGSTOP of our own.
+ * Returns true when it stopped, and in *sent whether we sent SIGSTOP. */
+static bool stop_tracee(pid_t tgid, pid_t tid, bool *sent)
+{
+	int st;
+
+	*sent = false;
+	if (ptrace(PTRACE_INTERRUPT, tid, NULL, NULL)) {
+		if (syscall(SYS_tgkill, tgid, tid, SIGSTOP))
+			return false;
+		*sent = true;
+	}
+	return waitpid(tid, &st, __WALL) == tid && WIFSTOPPED(st);
+}
+
+/* Let go of every traced task still alive (attach mode, or a session cut
+ * short by its timeout): they run on as if never traced. */
 static void detach_all(struct loop *l)
 {
 	struct px_monitor *m = l->m;
 
 	for (size_t i = 0; i < m->nunits; i++) {
 		pid_t tid = m->units[i].tid;
-		int st;
+		bool sent;
 
-		if (tid <= 0 || ptrace(PTRACE_INTERRUPT, tid, NULL, NULL))
+		if (tid <= 0 || !stop_tracee(m->units[i].pid, tid, &sent))
 			continue;
-		if (waitpid(tid, &st, __WALL) == tid && WIFSTOPPED(st))
-			ptrace(PTRACE_DETACH, tid, NULL, NULL);
+		ptrace(PTRACE_DETACH, tid, NULL, NULL);
+		/* our SIGSTOP may still be pending if another stop came first */
+		if (sent)
+			syscall(SYS_tgkill, m->units[i].pid, tid, SIGCONT);
 	}
 }
 

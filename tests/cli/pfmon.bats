@@ -223,3 +223,12 @@ assert len(d["units"]) == 3
 	final=$(pfmon_csv "$output" all value task-clock)
 	(( sum <= final ))
 }
+
+@test "pfmon --session-timeout stops counting and leaves the command running" {
+	marker=$BATS_TEST_TMPDIR/survived
+	run -0 --separate-stderr "$PFMON" --session-timeout=1 -x, -e task-clock sh -c "exec >/dev/null 2>&1; sleep 2; echo yes > $marker"
+	(( $(pfmon_csv "$output" all seconds task-clock | cut -d. -f1) == 1 ))
+	[ ! -e "$marker" ]	# pfmon returned before the command ended
+	for _ in $(seq 40); do [ -e "$marker" ] && break; sleep 0.1; done
+	[ "$(cat "$marker")" = yes ]
+}
