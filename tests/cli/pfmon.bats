@@ -70,10 +70,10 @@ within_pct() { # value reference percent
 # up to 100% within 2 points.
 check_scaling() {
 	local k=$1 args=() i
-	run -0 --separate-stderr "$PFMON" -x, -e page-faults "$W/touch_pages" 150000
+	run -0 --separate-stderr "$PFMON" -x, -e page-faults "$W/touch_pages" 250000
 	alone=$(pfmon_csv "$output" all)
 	for (( i = 1; i < k; i++ )); do args+=(-e task-clock); done
-	run -0 --separate-stderr "$PFMON" -x, --switch-timeout=10 "${args[@]}" -e page-faults "$W/touch_pages" 150000
+	run -0 --separate-stderr "$PFMON" -x, --switch-timeout=5 "${args[@]}" -e page-faults "$W/touch_pages" 250000
 	est=$(pfmon_csv "$output" all)
 	raw=$(pfmon_csv "$output" all raw)
 	echo "k=$k alone=$alone estimate=$est raw=$raw" >&3
