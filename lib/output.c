@@ -68,14 +68,18 @@ static void text_event(FILE *f, const struct px_report *r, size_t i)
 		fprintf(f, "%20s  %s\n", "<not counted>", ev->name);
 		return;
 	}
+	fprintf(f, "%20.0f  %s", res->values.mean, ev->name);
+	/* the notes line up in a column; a bare line has no trailing blanks */
+	if (r->runs > 1 || s == RES_SCALED || ev->kernel_dropped)
+		fprintf(f, "%*s", (int)(strlen(ev->name) < 26 ? 26 - strlen(ev->name) : 0), "");
 	if (r->runs > 1)
-		fprintf(f, "%20.0f  %-26s +- %.2f%%  (min %.0f, max %.0f, %u runs)",
-			res->values.mean, ev->name,
+		fprintf(f, " +- %.2f%%  (min %.0f, max %.0f, %u runs)",
 			res->values.mean ? 100.0 * px_stats_stddev(&res->values) /
 						   res->values.mean : 0.0,
 			res->values.min, res->values.max, res->runs_counted);
-	else
-		fprintf(f, "%20.0f  %-26s", res->values.mean, ev->name);
+	if (res->runs_counted < r->runs)
+		fprintf(f, "  (not counted in %u of %u runs)",
+			r->runs - res->runs_counted, r->runs);
 	if (s == RES_SCALED)
 		fprintf(f, "  (scaled from %.2f%% of the time, raw %.0f)",
 			res->min_running_pct, res->raws.mean);

@@ -41,10 +41,8 @@ void px_report_add_run(struct px_report *r, const struct px_count *counts,
 		if (res->status)
 			continue;
 		px_scale(&counts[i], &res->last);
-		if (res->last.state == PX_NOT_COUNTED) {
-			res->min_running_pct = 0;
-			continue;
-		}
+		if (res->last.state == PX_NOT_COUNTED)
+			continue;	/* runs_counted < runs tells it */
 		res->runs_counted++;
 		px_stats_add(&res->values, res->last.value);
 		px_stats_add(&res->raws, (double)res->last.raw);
