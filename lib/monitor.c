@@ -473,7 +473,8 @@ static int run_command_traced(struct loop *l)
 	if (!ret && ptrace(PTRACE_SETOPTIONS, child.pid, NULL,
 			   (void *)(long)(ptrace_options(m->opts.follow) |
 					  PTRACE_O_EXITKILL)))
-		ret = px_fail(errno, "cannot trace the command: %s", strerror(errno));
+		ret = px_fail(errno, "cannot trace the command: %s%s", strerror(errno),
+			      errno == ESRCH ? " (a task has one tracer: is pfmon itself run under a debugger or strace?)" : "");
 	if (ret) {
 		px_child_abort(&child);
 		return ret;
