@@ -83,3 +83,9 @@ setup() {
 	run -130 --separate-stderr "$PERFEX" -r 5 -x, -e page-faults sh -c 'kill -INT $$'
 	assert_regex "$stderr" "event,page-faults,[0-9]+,[0-9]+,100.00,counted,1,"
 }
+
+@test "perfex counts under strace, whose tracing takes ptrace from it" {
+	run -0 --separate-stderr strace -f -o /dev/null "$PERFEX" -x, -e page-faults "$W/touch_pages" 1000
+	v=$(csv_value "$stderr" page-faults)
+	(( v >= 1000 && v <= 1000 + STARTUP_FAULTS ))
+}
