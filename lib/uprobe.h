@@ -1,0 +1,35 @@
+/* uprobe events for pfmon and perfex: "uprobe:PATH:SYMBOL" counts (or
+ * samples) every call of SYMBOL, a function of the ELF file PATH, through
+ * perf's "uprobe" PMU, exactly, by a trap instruction the kernel plants
+ * at the function's entry.  "uprobe:PATH:0xOFFSET" names a file offset
+ * directly.  It needs no perf probe set-up and no tracefs, and it is the
+ * exact event of the sampling tests on machines whose hardware breakpoints
+ * do not fire (virtual machines). */
+#ifndef PX_UPROBE_H
+#define PX_UPROBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "events.h"
+
+/* Whether spec is a uprobe event ("uprobe:" prefix). */
+int px_uprobe_is(const char *spec);
+
+/* Parse "uprobe:PATH:SYMBOL" or "uprobe:PATH:0xOFFSET" into ev.  The path
+ * is made absolute and kept for the life of the process (ev->config1
+ * points at it, as perf_event_attr.uprobe_path).  Returns 0 or -errno
+ * with px_last_error(): no uprobe PMU, unreadable file, not ELF, no such
+ * function. */
+int px_uprobe_parse(const char *spec, struct px_event *ev);
+
+/* File offset of function sym in the ELF file path (for ET_EXEC and
+ * ET_DYN alike: the symbol's address turned into its place in the file
+ * through the PT_LOAD segment holding it). */
+int px_elf_func_offset(const char *path, const char *sym, uint64_t *off);
+
+/* px_event_parse_list() with uprobe events accepted too. */
+int px_event_parse_list_uprobes(const char *list, struct px_event **evs,
+				size_t *n);
+
+#endif
