@@ -1,9 +1,11 @@
 /* Sample files: writer and strict reader. */
 #include "smpl_output.h"
 #include "error.h"
+#include "report.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +26,42 @@ int px_smpl_out_open(struct px_smpl_out *o, const char *path, bool json)
 	return 0;
 }
 
-int px_smpl_out_write(void *arg, const struct px_sample *s)
+/* --resolve-addresses: the sample's place after its values */
+static void write_location(struct px_smpl_out *o, const struct px_location *loc)
 {
-	struct px_smpl_out *o = arg;
+	FILE *f = o->of.f;
+	char func[512], line[PATH_MAX + 32];
+
+	px_location_format_func(loc, func, sizeof(func));
+	px_location_format_line(loc, line, sizeof(line));
+	if (!o->json) {
+		fprintf(f, " | %s %s %s", loc->module, func, line);
+		for (size_t i = 0; i < loc->n_inline; i++)
+			fprintf(f, " %s %s %s:%d", i ? "<-" : "inlined:",
+				loc->inlines[i].func, loc->inlines[i].call_file,
+				loc->inlines[i].call_line);
+		return;
+	}
+	fputs(",\"module\":", f);
+	px_json_string(f, loc->module);
+	fputs(",\"func\":", f);
+	px_json_string(f, loc->func);
+	fprintf(f, ",\"offset\":%" PRIu64 ",\"file\":", loc->offset);
+	px_json_string(f, loc->file);
+	fprintf(f, ",\"line\":%d,\"inlines\":[", loc->line);
+	for (size_t i = 0; i < loc->n_inline; i++) {
+		fputs(i ? ",{\"func\":" : "{\"func\":", f);
+		px_json_string(f, loc->inlines[i].func);
+		fputs(",\"call_file\":", f);
+		px_json_string(f, loc->inlines[i].call_file);
+		fprintf(f, ",\"call_line\":%d}", loc->inlines[i].call_line);
+	}
+	fputc(']', f);
+}
+
+int px_smpl_out_write_resolved(struct px_smpl_out *o, const struct px_sample *s,
+			       const struct px_location *loc)
+{
 	FILE *f = o->of.f;
 
 	if (o->json)
@@ -40,10 +75,19 @@ int px_smpl_out_write(void *arg, const struct px_sample *s)
 	for (unsigned i = 0; i < s->nvalues; i++)
 		fprintf(f, o->json ? "%s%" PRIu64 : "%s%" PRIu64,
 			o->json ? (i ? "," : "") : " ", s->values[i]);
-	if (fputs(o->json ? "]}\n" : "\n", f) == EOF)
+	if (o->json)
+		fputc(']', f);
+	if (loc)
+		write_location(o, loc);
+	if (fputs(o->json ? "}\n" : "\n", f) == EOF)
 		return px_fail(EIO, "cannot write the sample file: %s", strerror(errno));
 	o->index++;
 	return 0;
+}
+
+int px_smpl_out_write(void *arg, const struct px_sample *s)
+{
+	return px_smpl_out_write_resolved(arg, s, NULL);
 }
 
 int px_smpl_out_commit(struct px_smpl_out *o)
@@ -67,6 +111,9 @@ static int parse_values(char *p, struct px_sample *s, char sep, char close)
 	while (*p && *p != close && *p != '\n') {
 		char *end;
 
+		if (!close && *p == '|')	/* a resolved location follows */
+			return p[1] == ' ' ? 0 : -1;
+
 		if (s->nvalues >= PX_SMPL_MAX_PMDS || *p < '0' || *p > '9')
 			return -1;
 		s->values[s->nvalues++] = strtoull(p, &end, 10);
@@ -78,6 +125,11 @@ static int parse_values(char *p, struct px_sample *s, char sep, char close)
 	}
 	if (close && *p++ != close)
 		return -1;
+	if (close && !strncmp(p, ",\"module\":", 10)) {	/* resolved */
+		size_t len = strlen(p);
+
+		return len > 2 && !strcmp(p + len - 2, "}\n") ? 0 : -1;
+	}
 	if (close && *p++ != '}')
 		return -1;
 	return *p == '\n' ? 0 : -1;

@@ -8,7 +8,13 @@
  * JSON Lines: one object per sample, keys in that order:
  *        {"index":0,"pid":1,"tid":1,"cpu":0,"set":0,"pmd":0,
  *         "last_reset":"0x...","tstamp":1,"ip":"0x...","values":[1,2]}
- *        and a last line {"end":N}. */
+ *        and a last line {"end":N}.
+ * Resolved (--resolve-addresses): text lines go on with
+ *        " | MODULE FUNC+0xOFF FILE:LINE" and, for an inlined place,
+ *        " inlined: FUNC CALL_FILE:LINE <- FUNC CALL_FILE:LINE ..."
+ *        (innermost first); JSON objects with "module", "func", "offset",
+ *        "file", "line" and "inlines":[{"func","call_file","call_line"}]
+ *        after "values".  The reader accepts both and skips the place. */
 #ifndef PX_SMPL_OUTPUT_H
 #define PX_SMPL_OUTPUT_H
 
@@ -17,6 +23,7 @@
 
 #include "default/px_dfl.h"
 #include "outfile.h"
+#include "symbols.h"
 
 struct px_smpl_out {
 	struct px_outfile of;
@@ -28,6 +35,9 @@ int px_smpl_out_open(struct px_smpl_out *o, const char *path, bool json);
 /* Write one sample; o is a struct px_smpl_out, so this is a px_sample_fn
  * for px_smpl_opts.on_sample.  Returns 0 or -errno. */
 int px_smpl_out_write(void *o, const struct px_sample *s);
+/* The same with the sample's resolved place (loc NULL: none). */
+int px_smpl_out_write_resolved(struct px_smpl_out *o, const struct px_sample *s,
+			       const struct px_location *loc);
 /* Write the end line and move the file into place. */
 int px_smpl_out_commit(struct px_smpl_out *o);
 void px_smpl_out_discard(struct px_smpl_out *o);
