@@ -16,7 +16,9 @@
 #include "mon_report.h"
 #include "monitor.h"
 #include "outfile.h"
+#include "smpl_session.h"
 #include "target.h"
+#include "uprobe.h"
 
 #define EXIT_USAGE 2
 #define EXIT_RUNTIME 1
@@ -24,7 +26,7 @@
 enum {
 	OPT_EVENTS = 'e', OPT_HELP = 'h', OPT_VERSION = 1000, OPT_USAGE, OPT_LIST_OPTS, OPT_RAW_DUMP,
 	OPT_FOLLOW_FORK, OPT_FOLLOW_VFORK, OPT_FOLLOW_PTHREAD, OPT_FOLLOW_EXEC,
-	OPT_FOLLOW_ALL, OPT_US, OPT_EU, OPT_HEX,
+	OPT_FOLLOW_ALL, OPT_US, OPT_EU, OPT_HEX, OPT_SMPL_INFO,
 };
 
 struct options {
@@ -36,6 +38,9 @@ struct options {
 	int info, list, long_list, check_only;
 	unsigned follow;
 	enum px_counter_format format;
+	struct px_smpl_spec smpl;
+	char *smpl_outfile;
+	int saturate, resolve, profile_lines, profile_inlined, profile_top;
 };
 
 static void usage_error(const char *msg)
@@ -52,7 +57,7 @@ static void add_set(struct options *o, const char *list)
 		usage_error("out of memory");
 	o->sets = grown;
 	memset(&o->sets[o->nsets], 0, sizeof(o->sets[0]));
-	if (px_event_parse_list(list, &o->sets[o->nsets].events, &o->sets[o->nsets].n)) {
+	if (px_event_parse_list_uprobes(list, &o->sets[o->nsets].events, &o->sets[o->nsets].n)) {
 		fprintf(stderr, "pfmon: %s\n", px_last_error());
 		exit(EXIT_USAGE);
 	}
@@ -61,7 +66,7 @@ static void add_set(struct options *o, const char *list)
 
 static struct poptOption *option_table(struct options *o)
 {
-	static struct poptOption table[48];
+	static struct poptOption table[64];
 	struct poptOption t[] = {
 		{ "events", 'e', POPT_ARG_STRING, NULL, OPT_EVENTS,
 		  "one event set: a comma list of events (repeat -e for more sets, multiplexed)", "EV,..." },
@@ -89,6 +94,30 @@ static struct poptOption *option_table(struct options *o)
 		  "privilege levels per event, in order: u, k or uk each", "L,..." },
 		{ "print-interval", 0, POPT_ARG_INT, &o->print_interval, 0,
 		  "also print each event's change every MS milliseconds", "MS" },
+		{ "long-smpl-periods", 0, POPT_ARG_STRING, &o->smpl.long_periods, 0,
+		  "sample: the period of each sampling event, in order, after a notification", "N,..." },
+		{ "short-smpl-periods", 0, POPT_ARG_STRING, &o->smpl.short_periods, 0,
+		  "sampling periods after a sample recorded without notification", "N,..." },
+		{ "smpl-periods-random", 0, POPT_ARG_STRING, &o->smpl.random, 0,
+		  "randomise each sampling event's periods: period - (random & MASK)", "MASK:SEED,..." },
+		{ "smpl-entries", 0, POPT_ARG_LONG, &o->smpl.entries, 0,
+		  "sampling buffer capacity in samples (default 4096)", "N" },
+		{ "smpl-module", 0, POPT_ARG_STRING, &o->smpl.module, 0,
+		  "sampling format: default or double-buffer", "NAME" },
+		{ "smpl-module-info", 0, POPT_ARG_NONE, NULL, OPT_SMPL_INFO,
+		  "describe the sampling formats and exit", NULL },
+		{ "smpl-saturate", 0, POPT_ARG_NONE, &o->saturate, 0,
+		  "no notification: keep the first full buffer, count the rest as lost", NULL },
+		{ "smpl-outfile", 0, POPT_ARG_STRING, &o->smpl_outfile, 0,
+		  "write every sample to FILE (JSON Lines with --json)", "FILE" },
+		{ "resolve-addresses", 0, POPT_ARG_NONE, &o->resolve, 0,
+		  "give each sample its module, function+offset, file:line and inline chain", NULL },
+		{ "profile-lines", 0, POPT_ARG_NONE, &o->profile_lines, 0,
+		  "rank source lines instead of functions", NULL },
+		{ "profile-inlined", 0, POPT_ARG_NONE, &o->profile_inlined, 0,
+		  "rank the innermost inlined functions instead of symbols", NULL },
+		{ "profile-top", 0, POPT_ARG_INT, &o->profile_top, 0,
+		  "show the N first entries of each profile (default 20, 0: all)", "N" },
 		{ "outfile", 0, POPT_ARG_STRING, &o->outfile, 0, "write the results to FILE", "FILE" },
 		{ "append", 0, POPT_ARG_NONE, &o->append, 0, "append to --outfile", NULL },
 		{ "us-counter-format", 0, POPT_ARG_NONE, NULL, OPT_US, "print counts as 1,234,567", NULL },
@@ -133,6 +162,7 @@ static char **parse_options(int argc, const char **argv, struct options *o, popt
 		case OPT_US: o->format = PX_FMT_US; break;
 		case OPT_EU: o->format = PX_FMT_EU; break;
 		case OPT_HEX: o->format = PX_FMT_HEX; break;
+		case OPT_SMPL_INFO: px_smpl_formats_print(stdout); exit(0);
 		case OPT_HELP: poptPrintHelp(pc, stdout, 0); exit(0);
 		case OPT_USAGE: poptPrintUsage(pc, stdout, 0); exit(0);
 		case OPT_VERSION: printf("pfmon %s\n", PX_VERSION); exit(0);
@@ -304,9 +334,98 @@ static int measure(struct options *o, char **cmd, struct px_outfile *out)
 	return ret;
 }
 
+/* Sampling options that make no sense, or that sampling cannot do yet. */
+static void check_sampling(struct options *o, char **cmd)
+{
+	bool sampling = px_smpl_spec_sampling(&o->smpl);
+
+	if (!sampling) {
+		if (o->smpl_outfile || o->resolve || o->profile_lines || o->profile_inlined)
+			usage_error("--smpl-outfile, --resolve-addresses and --profile-* need sampling: give --long-smpl-periods=N,...");
+		return;
+	}
+	if (o->nsets > 1)
+		usage_error("sampling takes one event set (one -e): the perf sampler cannot multiplex event sets");
+	if (o->attach_pid)
+		usage_error("sampling an attached task (--attach-task) is not implemented: give a command");
+	if (!cmd || !cmd[0])
+		usage_error("sampling needs a command: pfmon [options] command [args] (with --system-wide too)");
+	if (o->session_timeout || o->print_interval)
+		usage_error("--session-timeout and --print-interval are for counting, not for sampling");
+	if (o->profile_lines && o->profile_inlined)
+		usage_error("choose one of --profile-lines and --profile-inlined");
+	if (o->profile_top < 0)
+		usage_error("--profile-top takes a number, 0 for all");
+	if (o->smpl_outfile && o->outfile && !strcmp(o->smpl_outfile, o->outfile))
+		usage_error("--smpl-outfile and --outfile must be different files");
+}
+
+static int sample(struct options *o, char **cmd, struct px_outfile *out)
+{
+	struct px_smpl_session_opts so = { .argv = cmd, .smpl_outfile = o->smpl_outfile,
+					   .json = o->json, .resolve = o->resolve };
+	struct px_smpl_print pr = { .separator = o->separator, .json = o->json,
+				    .top = (size_t)o->profile_top };
+	struct px_smpl_pmd *pmds = NULL;
+	struct px_smpl_session ss;
+	int *cpus = NULL, ret;
+	size_t ncpus = 0;
+
+	o->smpl.saturate = o->saturate;
+	if (px_smpl_spec_build(&o->smpl, o->sets[0].n, &pmds, &so.smpl)) {
+		fprintf(stderr, "pfmon: %s\n", px_last_error());
+		exit(EXIT_USAGE);
+	}
+	if (o->backend && !strcmp(o->backend, "module")) {
+		fprintf(stderr, "pfmon: sampling is not implemented in the module backend yet (--backend=module): use --backend=perf\n");
+		free(pmds);
+		return runtime_error(out);
+	}
+	if (o->system_wide &&
+	    (o->cpu_list ? px_cpulist_parse(o->cpu_list, &cpus, &ncpus)
+			 : px_cpulist_online(&cpus, &ncpus))) {
+		fprintf(stderr, "pfmon: %s\n", px_last_error());
+		free(pmds);
+		return o->cpu_list ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	so.evs = o->sets[0].events;
+	so.n = o->sets[0].n;
+	so.pmds = pmds;
+	so.inherit = o->follow != 0;
+	so.cpus = cpus;
+	so.ncpus = ncpus;
+	so.by = o->profile_lines ? PX_PROFILE_LINES :
+		o->profile_inlined ? PX_PROFILE_INLINED : PX_PROFILE_FUNCTIONS;
+	if (o->verbose)
+		fprintf(stderr, "pfmon: backend perf, sampling %s\n",
+			ncpus ? "per CPU" : "the command");
+	ret = px_smpl_session_run(&so, &ss);
+	free(pmds);
+	free(cpus);
+	if (ret && ss.exec_errno) {
+		fprintf(stderr, "pfmon: %s\n", px_last_error());
+		px_smpl_session_free(&ss);
+		if (out->f)
+			px_outfile_discard(out);
+		return px_exec_exit_code(ss.exec_errno);
+	}
+	if (ret) {
+		px_smpl_session_free(&ss);
+		return runtime_error(out);
+	}
+	px_smpl_session_print(out->f ? out->f : stdout, &ss, &pr);
+	ret = ss.run.exit_code;
+	px_smpl_session_free(&ss);
+	if (out->f && px_outfile_commit(out)) {
+		fprintf(stderr, "pfmon: %s\n", px_last_error());
+		return EXIT_RUNTIME;
+	}
+	return ret;
+}
+
 int main(int argc, const char **argv)
 {
-	struct options o = { 0 };
+	struct options o = { .profile_top = 20 };
 	struct px_outfile out = { 0 };
 	poptContext pc;
 	char **cmd = parse_options(argc, argv, &o, &pc);
@@ -333,9 +452,13 @@ int main(int argc, const char **argv)
 		return 0;
 	}
 	check_options(&o, cmd);
+	check_sampling(&o, cmd);
 	if (o.outfile && px_outfile_open(&out, o.outfile, o.append))
 		return runtime_error(&out);
-	ret = measure(&o, cmd, &out);
+	if (px_smpl_spec_sampling(&o.smpl))
+		ret = sample(&o, cmd, &out);
+	else
+		ret = measure(&o, cmd, &out);
 	for (size_t s = 0; s < o.nsets; s++)
 		free(o.sets[s].events);
 	free(o.sets);

@@ -1,0 +1,748 @@
+/* pfmon's sampling session: options -> sampler(s) -> samples -> symbols ->
+ * sample file, summary and profile. */
+#include "smpl_session.h"
+#include "double-buffer/perfmon_dbl_smpl.h"
+#include "error.h"
+#include "random.h"
+#include "report.h"
+#include "smpl_output.h"
+#include "symbols.h"
+#include "target.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+/* One sample as kept until the run is over (its body in s->vals). */
+struct px_smpl_rec {
+	uint32_t pid, tid;
+	uint16_t cpu, set, pmd, nvalues;
+	uint64_t last_reset, tstamp, ip;
+	size_t voff;
+};
+
+bool px_smpl_spec_sampling(const struct px_smpl_spec *sp)
+{
+	return sp->long_periods || sp->short_periods || sp->random ||
+	       sp->module || sp->entries || sp->saturate;
+}
+
+/* "N,..." into positive 64-bit numbers. */
+static int parse_periods(const char *opt, const char *list, uint64_t **v, size_t *n)
+{
+	const char *p = list;
+
+	*v = NULL;
+	*n = 0;
+	if (!list)
+		return 0;
+	for (;;) {
+		uint64_t *grown;
+		char *end;
+
+		errno = 0;
+		if (*p < '0' || *p > '9')
+			goto bad;
+		grown = realloc(*v, (*n + 1) * sizeof(**v));
+		if (!grown)
+			return px_fail(ENOMEM, "out of memory");
+		*v = grown;
+		(*v)[*n] = strtoull(p, &end, 0);
+		if (errno || end == p || !(*v)[*n])
+			goto bad;
+		(*n)++;
+		if (!*end)
+			return 0;
+		if (*end != ',')
+			goto bad;
+		p = end + 1;
+	}
+bad:
+	free(*v);
+	*v = NULL;
+	return px_fail(EINVAL, "--%s: bad period list '%s': write positive numbers separated by commas",
+		       opt, list);
+}
+
+/* "MASK:SEED,..." */
+static int parse_random(const char *list, struct px_smpl_pmd *pmds, size_t n,
+			const uint64_t *slot, size_t nslots)
+{
+	char *copy = strdup(list), *save = NULL, *tok;
+	size_t k = 0;
+	int ret = 0;
+
+	if (!copy)
+		return px_fail(ENOMEM, "out of memory");
+	for (tok = strtok_r(copy, ",", &save); tok && !ret;
+	     tok = strtok_r(NULL, ",", &save), k++) {
+		unsigned long long mask, seed;
+		char *end, *colon = strchr(tok, ':');
+		struct px_smpl_pmd *p;
+
+		if (k >= nslots) {
+			ret = px_fail(EINVAL, "--smpl-periods-random: more MASK:SEED pairs than sampling events (%zu)",
+				      nslots);
+			break;
+		}
+		p = &pmds[slot[k]];
+		errno = 0;
+		mask = colon ? strtoull(tok, &end, 0) : 0;
+		if (!colon || errno || end != colon || *tok == '-') {
+			ret = px_fail(EINVAL, "--smpl-periods-random: bad pair '%s': write MASK:SEED, e.g. 0xff:5", tok);
+			break;
+		}
+		seed = strtoull(colon + 1, &end, 0);
+		if (errno || *end || end == colon + 1 || colon[1] == '-' || seed > UINT32_MAX) {
+			ret = px_fail(EINVAL, "--smpl-periods-random: bad seed in '%s': a number from 1 to 4294967295", tok);
+			break;
+		}
+		if (px_random_check_mask(mask) || !mask) {
+			ret = px_fail(EINVAL, "--smpl-periods-random: mask 0x%llx must be non-zero and fit in 31 bits", mask);
+			break;
+		}
+		if (seed % PX_RANDOM_MODULUS == 0) {
+			ret = px_fail(EINVAL, "--smpl-periods-random: seed %llu is a multiple of 2^31-1 (0 included), which would stop the generator",
+				      seed);
+			break;
+		}
+		if (mask >= p->short_period || mask >= p->long_period) {
+			ret = px_fail(EINVAL, "--smpl-periods-random: mask 0x%llx of '%s' must be below its periods (%" PRIu64 ", %" PRIu64 ")",
+				      mask, tok, p->long_period, p->short_period);
+			break;
+		}
+		p->random = true;
+		p->random_mask = (uint32_t)mask;
+		p->random_seed = (uint32_t)seed;
+	}
+	free(copy);
+	(void)n;
+	return ret;
+}
+
+int px_smpl_spec_build(const struct px_smpl_spec *sp, size_t n,
+		       struct px_smpl_pmd **pmds, struct px_smpl_opts *o)
+{
+	uint64_t *lp = NULL, *shp = NULL, slot[PX_SMPL_MAX_PMDS];
+	size_t nl = 0, ns = 0, nslots = 0;
+	uint64_t counting = 0;
+	int ret;
+
+	*pmds = NULL;
+	memset(o, 0, sizeof(*o));
+	if (n > PX_SMPL_MAX_PMDS)
+		return px_fail(EINVAL, "sampling takes at most %d events", PX_SMPL_MAX_PMDS);
+	if (!sp->long_periods)
+		return px_fail(EINVAL, "sampling options need --long-smpl-periods=N,...: the period of each sampling event, in order");
+	if ((ret = parse_periods("long-smpl-periods", sp->long_periods, &lp, &nl)) ||
+	    (ret = parse_periods("short-smpl-periods", sp->short_periods, &shp, &ns)))
+		goto out;
+	ret = px_fail(EINVAL, "--long-smpl-periods gives %zu periods for %zu events", nl, n);
+	if (nl > n)
+		goto out;
+	ret = px_fail(EINVAL, "--short-smpl-periods gives %zu periods for %zu sampling events (those with a long period)",
+		      ns, nl);
+	if (ns > nl)
+		goto out;
+	ret = -ENOMEM;
+	*pmds = calloc(n, sizeof(**pmds));
+	if (!*pmds)
+		goto out;
+	for (size_t i = nl; i < n; i++)
+		counting |= 1ull << i;
+	for (size_t i = 0; i < nl; i++) {
+		(*pmds)[i].long_period = lp[i];
+		(*pmds)[i].short_period = i < ns ? shp[i] : lp[i];
+		(*pmds)[i].smpl_pmds = counting;
+		(*pmds)[i].notify = !sp->saturate;
+		slot[nslots++] = i;
+	}
+	ret = 0;
+	if (sp->random)
+		ret = parse_random(sp->random, *pmds, n, slot, nslots);
+	if (ret)
+		goto out;
+	if (!sp->module || !strcmp(sp->module, "default")) {
+		o->format = PX_SMPL_DEFAULT;
+	} else if (!strcmp(sp->module, "double-buffer")) {
+		o->format = PX_SMPL_DOUBLE_BUFFER;
+		/* the double buffer notifies and saturates when both halves
+		 * are full, instead of cycling in its own half */
+		if (sp->saturate) {
+			o->mask_when_full = true;
+			for (size_t i = 0; i < nl; i++)
+				(*pmds)[i].notify = true;
+		}
+	} else {
+		ret = px_fail(EINVAL, "--smpl-module: unknown format '%s': use default or double-buffer (see --smpl-module-info)",
+			      sp->module);
+		goto out;
+	}
+	if (sp->entries < 0 || sp->entries > 1L << 24) {
+		ret = px_fail(EINVAL, "--smpl-entries: %ld is out of range (1 to 16777216)", sp->entries);
+		goto out;
+	}
+	o->entries = (size_t)sp->entries;
+out:
+	free(lp);
+	free(shp);
+	if (ret) {
+		free(*pmds);
+		*pmds = NULL;
+	}
+	return ret;
+}
+
+void px_smpl_formats_print(FILE *f)
+{
+	fprintf(f,
+		"%s: spec section 3.6.  One buffer: a header (count, current offset,\n"
+		"  buffer-full events) then samples, each an entry header (pid, tid, cpu,\n"
+		"  set, overflowed PMD, last reset value, timestamp, IP) and the sampled\n"
+		"  PMDs in increasing register order.  When fewer bytes than the largest\n"
+		"  sample remain the buffer is full: with notification the tool takes the\n"
+		"  samples and restarts it (nothing is lost); with --smpl-saturate recording\n"
+		"  stops and the buffer keeps its first samples.\n"
+		"  layout: formats/default/perfmon_dfl_smpl.h, version %d.%d\n",
+		PFM_DFL_SMPL_NAME, PFM_DFL_SMPL_VERSION_MAJ, PFM_DFL_SMPL_VERSION_MIN);
+	fprintf(f,
+		"%s: spec section 6.3.1.  Two halves of --smpl-entries samples each:\n"
+		"  when one fills the tool is notified and recording goes on in the other;\n"
+		"  a restart frees the half the tool has read.  When the tool is late it\n"
+		"  cycles in its own half (counted as overwritten), or with --smpl-saturate\n"
+		"  (MASK_WHEN_FULL) stops until a half is freed.\n"
+		"  layout: formats/double-buffer/perfmon_dbl_smpl.h, version %d.%d\n",
+		PFM_DBL_SMPL_NAME, PFM_DBL_SMPL_VERSION_MAJ, PFM_DBL_SMPL_VERSION_MIN);
+}
+
+/* ---- the run ---- */
+
+static int keep_sample(void *arg, const struct px_sample *x)
+{
+	struct px_smpl_session *s = arg;
+	struct px_smpl_rec *r;
+
+	if (s->nrecs == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 4096;
+		struct px_smpl_rec *g = realloc(s->recs, cap * sizeof(*g));
+
+		if (!g)
+			return px_fail(ENOMEM, "out of memory keeping %zu samples", s->nrecs);
+		s->recs = g;
+		s->cap = cap;
+	}
+	if (s->nvals + x->nvalues > s->vcap) {
+		size_t cap = s->vcap ? 2 * s->vcap : 4096;
+		uint64_t *g;
+
+		while (cap < s->nvals + x->nvalues)
+			cap *= 2;
+		g = realloc(s->vals, cap * sizeof(*g));
+		if (!g)
+			return px_fail(ENOMEM, "out of memory keeping %zu samples", s->nrecs);
+		s->vals = g;
+		s->vcap = cap;
+	}
+	r = &s->recs[s->nrecs++];
+	r->pid = x->pid;
+	r->tid = x->tid;
+	r->cpu = x->cpu;
+	r->set = x->set;
+	r->pmd = x->ovfl_pmd;
+	r->nvalues = (uint16_t)x->nvalues;
+	r->last_reset = x->last_reset_val;
+	r->tstamp = x->tstamp;
+	r->ip = x->ip;
+	r->voff = s->nvals;
+	memcpy(s->vals + s->nvals, x->values, x->nvalues * sizeof(*x->values));
+	s->nvals += x->nvalues;
+	if (x->ovfl_pmd < s->o.n)
+		s->per_event[x->ovfl_pmd]++;
+	return 0;
+}
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+static int wait_loop(struct px_sampler **sv, size_t ns, struct px_child *c)
+{
+	int timeout = ns > 1 ? 10 : 50, forwarded = 0, ret;
+	struct sigaction sa = { .sa_handler = on_signal }, old[2];
+	pid_t got;
+
+	got_signal = 0;
+	sigaction(SIGINT, &sa, &old[0]);
+	sigaction(SIGTERM, &sa, &old[1]);
+	for (;;) {
+		for (size_t i = 0; i < ns; i++)
+			if ((ret = px_sampler_poll(sv[i], timeout)))
+				goto out;
+		if (got_signal && !forwarded) {
+			kill(c->pid, got_signal);
+			forwarded = 1;
+		}
+		got = waitpid(c->pid, &c->wait_status, WNOHANG);
+		if (got == c->pid)
+			break;
+		if (got < 0 && errno != EINTR) {
+			ret = px_fail(errno, "cannot wait for the command: %s", strerror(errno));
+			goto out;
+		}
+	}
+	c->elapsed_ns = px_now_ns() - c->start_ns;
+	ret = 0;
+out:
+	sigaction(SIGINT, &old[0], NULL);
+	sigaction(SIGTERM, &old[1], NULL);
+	return ret;
+}
+
+static void add_stats(struct px_smpl_stats *a, const struct px_smpl_stats *b)
+{
+	a->samples += b->samples;
+	a->lost += b->lost;
+	a->dropped += b->dropped;
+	a->overwritten += b->overwritten;
+	a->buffer_full += b->buffer_full;
+	a->notifications += b->notifications;
+	a->restarts += b->restarts;
+	a->period_changes += b->period_changes;
+}
+
+/* Keep what a sampler recorded about mappings and tasks. */
+static int keep_records(struct px_smpl_session *s, const struct px_sampler *sp)
+{
+	const struct px_mapping *m;
+	const struct px_task_event *t;
+	size_t nm = px_sampler_mappings(sp, &m), nt = px_sampler_tasks(sp, &t);
+	void *g;
+
+	if (nm) {
+		g = realloc(s->maps, (s->nmaps + nm) * sizeof(*s->maps));
+		if (!g)
+			return px_fail(ENOMEM, "out of memory");
+		s->maps = g;
+		memcpy(s->maps + s->nmaps, m, nm * sizeof(*m));
+		s->nmaps += nm;
+	}
+	if (nt) {
+		g = realloc(s->tasks, (s->ntasks + nt) * sizeof(*s->tasks));
+		if (!g)
+			return px_fail(ENOMEM, "out of memory");
+		s->tasks = g;
+		memcpy(s->tasks + s->ntasks, t, nt * sizeof(*t));
+		s->ntasks += nt;
+	}
+	return 0;
+}
+
+static int sample_run(struct px_smpl_session *s)
+{
+	const struct px_smpl_session_opts *o = &s->o;
+	size_t ns = o->ncpus ? o->ncpus : 1;
+	struct px_sampler **sv = calloc(ns, sizeof(*sv));
+	struct px_smpl_opts so = o->smpl;
+	struct px_child child;
+	size_t opened = 0;
+	int ret;
+
+	if (!sv)
+		return px_fail(ENOMEM, "out of memory");
+	so.on_sample = keep_sample;
+	so.arg = s;
+	ret = px_child_spawn(o->argv, &child);
+	if (ret) {
+		free(sv);
+		return px_fail(-ret, "cannot start '%s': %s", o->argv[0], strerror(-ret));
+	}
+	for (; opened < ns; opened++) {
+		struct px_target t = { .pid = child.pid, .cpu = -1, .inherit = o->inherit,
+				       .enable_on_exec = true };
+
+		if (o->ncpus)
+			t = (struct px_target){ .pid = -1, .cpu = o->cpus[opened] };
+		ret = px_sampler_open(o->evs, o->n, o->pmds, &t, &so, &sv[opened]);
+		if (!ret)
+			ret = px_sampler_enable(sv[opened]);
+		if (ret) {
+			if (sv[opened])
+				opened++;
+			px_child_abort(&child);
+			goto out;
+		}
+	}
+	ret = px_child_release(&child);
+	if (ret) {
+		s->exec_errno = -ret;
+		px_fail(-ret, "cannot run '%s': %s", o->argv[0], strerror(-ret));
+		goto out;
+	}
+	ret = wait_loop(sv, ns, &child);
+	if (ret) {
+		px_child_abort(&child);
+		goto out;
+	}
+	for (size_t i = 0; i < ns && !ret; i++)
+		ret = px_sampler_finish(sv[i]);
+	s->run.exit_code = px_exit_code(child.wait_status);
+	s->run.signal = WIFSIGNALED(child.wait_status) ? WTERMSIG(child.wait_status) : 0;
+	s->run.elapsed_ns = child.elapsed_ns;
+	for (size_t i = 0; i < ns && !ret; i++) {
+		struct px_smpl_stats st;
+
+		px_sampler_stats(sv[i], &st);
+		add_stats(&s->st, &st);
+		ret = keep_records(s, sv[i]);
+	}
+out:
+	for (size_t i = 0; i < opened; i++)
+		px_sampler_close(sv[i]);
+	free(sv);
+	return ret;
+}
+
+/* ---- resolution ---- */
+
+struct proc_res {
+	uint32_t pid;
+	struct px_symbols *res;
+};
+
+struct resolver {
+	const struct px_smpl_session *s;
+	struct px_symbols_opts opts;
+	struct proc_res *v;
+	size_t n;
+};
+
+static bool exec_seen(const struct px_smpl_session *s, uint32_t pid)
+{
+	for (size_t i = 0; i < s->ntasks; i++)
+		if (s->tasks[i].kind == PX_TASK_COMM && s->tasks[i].exec &&
+		    s->tasks[i].pid == pid)
+			return true;
+	return false;
+}
+
+/* The process a process was forked from, 0 when unknown. */
+static uint32_t parent_of(const struct px_smpl_session *s, uint32_t pid)
+{
+	for (size_t i = 0; i < s->ntasks; i++)
+		if (s->tasks[i].kind == PX_TASK_FORK && s->tasks[i].pid == pid &&
+		    s->tasks[i].tid == pid && s->tasks[i].ppid != pid)
+			return s->tasks[i].ppid;
+	return 0;
+}
+
+/* Add one mapping, replacing what it overlaps (a later mapping of the same
+ * addresses, e.g. after an exec, wins). */
+static int add_map(struct px_maps *m, const struct px_mapping *x)
+{
+	for (size_t i = 0; i < m->n;) {
+		struct px_map *y = &m->v[i];
+
+		if (y->start < x->start + x->len && x->start < y->start + y->len) {
+			free(y->path);
+			m->v[i] = m->v[--m->n];
+		} else {
+			i++;
+		}
+	}
+	return px_maps_add(m, x->start, x->len, x->pgoff, x->path);
+}
+
+static int add_maps_of(const struct px_smpl_session *s, struct px_maps *m,
+		       uint32_t pid, int depth)
+{
+	uint32_t parent = parent_of(s, pid);
+	int ret;
+
+	/* a forked child has its parent's mappings without new records,
+	 * unless it executed another program */
+	if (parent && depth < 64 && !exec_seen(s, pid) &&
+	    (ret = add_maps_of(s, m, parent, depth + 1)))
+		return ret;
+	for (size_t i = 0; i < s->nmaps; i++) {
+		const struct px_mapping *x = &s->maps[i];
+
+		if (x->pid != pid || x->path[0] != '/' || x->path[1] == '/')
+			continue;
+		if ((ret = add_map(m, x)))
+			return ret;
+	}
+	return 0;
+}
+
+static int resolver_get(struct resolver *r, uint32_t pid, struct px_symbols **out)
+{
+	struct px_maps maps = { 0 };
+	struct proc_res *g;
+	int ret;
+
+	for (size_t i = 0; i < r->n; i++)
+		if (r->v[i].pid == pid) {
+			*out = r->v[i].res;
+			return 0;
+		}
+	g = realloc(r->v, (r->n + 1) * sizeof(*g));
+	if (!g)
+		return px_fail(ENOMEM, "out of memory");
+	r->v = g;
+	ret = add_maps_of(r->s, &maps, pid, 0);
+	/* a task that was running before sampling began (system-wide) has
+	 * no records: take its mappings now, if it still lives */
+	if (!ret && !maps.n && pid)
+		(void)px_maps_snapshot(&maps, (pid_t)pid);
+	if (!ret)
+		ret = px_symbols_open_maps(out, &maps, &r->opts);
+	px_maps_free(&maps);
+	if (ret)
+		return ret;
+	r->v[r->n].pid = pid;
+	r->v[r->n++].res = *out;
+	return 0;
+}
+
+static void resolver_free(struct resolver *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		px_symbols_free(r->v[i].res);
+	free(r->v);
+}
+
+static void rec_sample(const struct px_smpl_session *s, const struct px_smpl_rec *r,
+		       struct px_sample *x)
+{
+	memset(x, 0, offsetof(struct px_sample, values));
+	x->pid = r->pid;
+	x->tid = r->tid;
+	x->cpu = r->cpu;
+	x->set = r->set;
+	x->ovfl_pmd = r->pmd;
+	x->last_reset_val = r->last_reset;
+	x->tstamp = r->tstamp;
+	x->ip = r->ip;
+	x->nvalues = r->nvalues;
+	memcpy(x->values, s->vals + r->voff, r->nvalues * sizeof(*x->values));
+}
+
+static int resolve_all(struct px_smpl_session *s, struct px_smpl_out *out)
+{
+	struct resolver r = { .s = s };
+	const struct px_smpl_session_opts *o = &s->o;
+	struct px_sample x;
+	int ret;
+
+	r.opts.kallsyms = o->kallsyms;
+	r.opts.functions_only = !o->resolve && o->by == PX_PROFILE_FUNCTIONS;
+	if ((ret = px_profile_new(&s->profile, o->by)))
+		return ret;
+	/* every sampling event has a profile, even an empty one */
+	for (size_t i = 0; i < o->n; i++)
+		if (o->pmds[i].long_period &&
+		    (ret = px_profile_add(s->profile, o->evs[i].name, "", "", 0, 0)))
+			goto out;
+	for (size_t i = 0; i < s->nrecs; i++) {
+		const struct px_smpl_rec *rec = &s->recs[i];
+		const struct px_location *loc;
+		struct px_symbols *res;
+		const char *ev = rec->pmd < o->n ? o->evs[rec->pmd].name : "?";
+
+		if ((ret = resolver_get(&r, rec->pid, &res)) ||
+		    (ret = px_symbols_resolve(res, rec->ip, &loc)) ||
+		    (ret = px_profile_add_location(s->profile, ev, loc, 1)))
+			goto out;
+		s->unresolved += !strcmp(loc->func, "??");
+		if (out) {
+			rec_sample(s, rec, &x);
+			ret = px_smpl_out_write_resolved(out, &x, o->resolve ? loc : NULL);
+			if (ret)
+				goto out;
+		}
+	}
+out:
+	resolver_free(&r);
+	return ret;
+}
+
+int px_smpl_session_run(const struct px_smpl_session_opts *o,
+			struct px_smpl_session *s)
+{
+	struct px_smpl_out out;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	s->o = *o;
+	s->per_event = calloc(o->n ? o->n : 1, sizeof(*s->per_event));
+	if (!s->per_event)
+		return px_fail(ENOMEM, "out of memory");
+	/* an unwritable sample file fails before anything runs */
+	if (o->smpl_outfile && (ret = px_smpl_out_open(&out, o->smpl_outfile, o->json)))
+		return ret;
+	ret = sample_run(s);
+	if (!ret)
+		ret = resolve_all(s, o->smpl_outfile ? &out : NULL);
+	if (o->smpl_outfile) {
+		if (ret)
+			px_smpl_out_discard(&out);
+		else
+			ret = px_smpl_out_commit(&out);
+	}
+	return ret;
+}
+
+void px_smpl_session_free(struct px_smpl_session *s)
+{
+	free(s->per_event);
+	free(s->recs);
+	free(s->vals);
+	free(s->maps);
+	free(s->tasks);
+	px_profile_free(s->profile);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- printing ---- */
+
+static const char *by_name(enum px_profile_by by)
+{
+	return by == PX_PROFILE_LINES ? "lines" :
+	       by == PX_PROFILE_INLINED ? "inlined functions" : "functions";
+}
+
+static uint64_t lost_total(const struct px_smpl_stats *st)
+{
+	return st->lost + st->dropped + st->overwritten;
+}
+
+static void print_text(FILE *f, const struct px_smpl_session *s, size_t top)
+{
+	const struct px_smpl_stats *st = &s->st;
+	size_t nev = s->profile ? px_profile_events(s->profile) : 0;
+
+	fprintf(f, "# sampling summary (%s format)\n",
+		s->o.smpl.format == PX_SMPL_DOUBLE_BUFFER ? "double-buffer" : "default");
+	fprintf(f, "%-20s %" PRIu64 "\n", "samples recorded", st->samples);
+	fprintf(f, "%-20s %" PRIu64 " (ring buffer %" PRIu64 ", after saturation %" PRIu64
+		", overwritten %" PRIu64 ")\n", "samples lost", lost_total(st), st->lost,
+		st->dropped, st->overwritten);
+	fprintf(f, "%-20s %" PRIu64 "\n", "buffer-full events", st->buffer_full);
+	fprintf(f, "%-20s %" PRIu64 "\n", "notifications", st->notifications);
+	fprintf(f, "%-20s %" PRIu64 "\n", "restarts", st->restarts);
+	for (size_t i = 0; i < s->o.n; i++)
+		if (s->o.pmds[i].long_period)
+			fprintf(f, "samples of %s: %" PRIu64 "\n", s->o.evs[i].name,
+				s->per_event[i]);
+	for (size_t e = 0; e < nev; e++) {
+		struct px_profile_entry *v = NULL;
+		size_t n = 0;
+
+		if (px_profile_rank(s->profile, e, &v, &n))
+			continue;
+		fprintf(f, "\n# profile of %s: %" PRIu64 " samples, by %s\n",
+			px_profile_event(s->profile, e), px_profile_total(s->profile, e),
+			by_name(s->o.by));
+		fprintf(f, "%10s %7s  %-40s %s\n", "samples", "%",
+			s->o.by == PX_PROFILE_LINES ? "line" : "function", "module");
+		for (size_t i = 0, shown = 0; i < n && (!top || shown < top); i++) {
+			if (!v[i].count)
+				continue;
+			fprintf(f, "%10" PRIu64 " %6.2f%%  %-40s %s\n", v[i].count, v[i].pct,
+				v[i].name, v[i].module);
+			shown++;
+		}
+		free(v);
+	}
+}
+
+static void print_csv(FILE *f, const struct px_smpl_session *s, size_t top, const char *sep)
+{
+	const struct px_smpl_stats *st = &s->st;
+	size_t nev = s->profile ? px_profile_events(s->profile) : 0;
+	const struct { const char *k; uint64_t v; } rows[] = {
+		{ "samples", st->samples }, { "lost", lost_total(st) },
+		{ "lost_ring", st->lost }, { "lost_saturated", st->dropped },
+		{ "overwritten", st->overwritten }, { "buffer_full", st->buffer_full },
+		{ "notifications", st->notifications }, { "restarts", st->restarts },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		fprintf(f, "summary%s%s%s%" PRIu64 "\n", sep, rows[i].k, sep, rows[i].v);
+	for (size_t e = 0; e < nev; e++) {
+		struct px_profile_entry *v = NULL;
+		size_t n = 0;
+
+		if (px_profile_rank(s->profile, e, &v, &n))
+			continue;
+		for (size_t i = 0, rank = 0; i < n && (!top || rank < top); i++) {
+			if (!v[i].count)
+				continue;
+			fputs("profile", f);
+			fputs(sep, f);
+			px_csv_field(f, px_profile_event(s->profile, e), sep);
+			fprintf(f, "%s%zu%s%" PRIu64 "%s%.2f%s", sep, ++rank, sep, v[i].count,
+				sep, v[i].pct, sep);
+			px_csv_field(f, v[i].name, sep);
+			fputs(sep, f);
+			px_csv_field(f, v[i].module, sep);
+			fputc('\n', f);
+		}
+		free(v);
+	}
+}
+
+static void print_json(FILE *f, const struct px_smpl_session *s, size_t top)
+{
+	const struct px_smpl_stats *st = &s->st;
+	size_t nev = s->profile ? px_profile_events(s->profile) : 0;
+
+	fprintf(f, "{\"summary\":{\"format\":\"%s\",\"samples\":%" PRIu64 ",\"lost\":%" PRIu64
+		",\"lost_ring\":%" PRIu64 ",\"lost_saturated\":%" PRIu64 ",\"overwritten\":%" PRIu64
+		",\"buffer_full\":%" PRIu64 ",\"notifications\":%" PRIu64 ",\"restarts\":%" PRIu64
+		",\"exit_code\":%d},\"profile\":[",
+		s->o.smpl.format == PX_SMPL_DOUBLE_BUFFER ? "double-buffer" : "default",
+		st->samples, lost_total(st), st->lost, st->dropped, st->overwritten,
+		st->buffer_full, st->notifications, st->restarts, s->run.exit_code);
+	for (size_t e = 0; e < nev; e++) {
+		struct px_profile_entry *v = NULL;
+		size_t n = 0;
+
+		if (px_profile_rank(s->profile, e, &v, &n))
+			continue;
+		fputs(e ? ",{\"event\":" : "{\"event\":", f);
+		px_json_string(f, px_profile_event(s->profile, e));
+		fprintf(f, ",\"samples\":%" PRIu64 ",\"by\":\"%s\",\"entries\":[",
+			px_profile_total(s->profile, e), by_name(s->o.by));
+		for (size_t i = 0, shown = 0; i < n && (!top || shown < top); i++) {
+			if (!v[i].count)
+				continue;
+			fputs(shown++ ? ",{\"name\":" : "{\"name\":", f);
+			px_json_string(f, v[i].name);
+			fputs(",\"module\":", f);
+			px_json_string(f, v[i].module);
+			fprintf(f, ",\"samples\":%" PRIu64 ",\"pct\":%.4f}", v[i].count, v[i].pct);
+		}
+		fputs("]}", f);
+		free(v);
+	}
+	fputs("]}\n", f);
+}
+
+void px_smpl_session_print(FILE *f, const struct px_smpl_session *s,
+			   const struct px_smpl_print *pr)
+{
+	if (pr->json)
+		print_json(f, s, pr->top);
+	else if (pr->separator)
+		print_csv(f, s, pr->top, pr->separator);
+	else
+		print_text(f, s, pr->top);
+}

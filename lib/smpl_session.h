@@ -1,0 +1,104 @@
+/* pfmon's sampling session: the sampling options turned into per-PMD
+ * settings, one run of a command sampled on its threads and children (or
+ * on a list of CPUs), the samples kept with the mappings recorded while
+ * the processes lived, then the sample file, the closing summary and the
+ * profile (functions or source lines ranked by samples, per sampling
+ * event), printed as text, CSV or JSON.  The front end only fills the
+ * structures below and calls these functions. */
+#ifndef PX_SMPL_SESSION_H
+#define PX_SMPL_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "events.h"
+#include "measure.h"
+#include "profile.h"
+#include "sampler.h"
+
+/* The sampling options as pfmon's command line gives them (NULL or 0:
+ * not given). */
+struct px_smpl_spec {
+	const char *long_periods;	/* "N,..." per sampling event */
+	const char *short_periods;	/* "N,..." per sampling event */
+	const char *random;		/* "MASK:SEED,..." per sampling event */
+	const char *module;		/* "default" or "double-buffer" */
+	long entries;			/* buffer capacity in samples */
+	bool saturate;			/* no notification: keep the first
+					 * buffer-full and stop recording */
+};
+
+/* Whether the options ask for sampling at all. */
+bool px_smpl_spec_sampling(const struct px_smpl_spec *sp);
+
+/* Per-PMD settings for n events: event i samples when the long-period
+ * list has an i-th period (a sampling event is one with a period; the
+ * others only count and go into the sampling events' sample bodies).
+ * *pmds is the caller's to free().  -EINVAL with px_last_error() for any
+ * malformed or inconsistent option (a usage error). */
+int px_smpl_spec_build(const struct px_smpl_spec *sp, size_t n,
+		       struct px_smpl_pmd **pmds, struct px_smpl_opts *o);
+
+/* --smpl-module-info: the formats, their layouts and flags. */
+void px_smpl_formats_print(FILE *f);
+
+struct px_smpl_session_opts {
+	struct px_event *evs;		/* one event set */
+	size_t n;
+	const struct px_smpl_pmd *pmds;
+	struct px_smpl_opts smpl;	/* on_sample/arg are the session's */
+	char *const *argv;		/* the command */
+	bool inherit;			/* follow children and threads */
+	const int *cpus;		/* system-wide: one sampler per CPU */
+	size_t ncpus;
+	const char *smpl_outfile;	/* every sample, or NULL */
+	bool json;			/* JSON Lines sample file */
+	bool resolve;			/* resolved places in the sample file */
+	enum px_profile_by by;		/* profile key */
+	const char *kallsyms;		/* NULL: /proc/kallsyms */
+};
+
+struct px_smpl_rec;
+
+struct px_smpl_session {
+	struct px_smpl_session_opts o;
+	struct px_smpl_stats st;	/* summed over the samplers */
+	struct px_run run;
+	int exec_errno;			/* the command could not be run */
+	uint64_t *per_event;		/* [n] samples by overflowed PMD */
+	struct px_smpl_rec *recs;
+	size_t nrecs, cap;
+	uint64_t *vals;			/* sample bodies, back to back */
+	size_t nvals, vcap;
+	struct px_mapping *maps;
+	size_t nmaps;
+	struct px_task_event *tasks;
+	size_t ntasks;
+	struct px_profile *profile;
+	uint64_t unresolved;		/* samples whose function is ?? */
+	int cb_error;
+};
+
+/* Run the session: the command is spawned held, sampled and waited for;
+ * then the samples are resolved into the profile and, with smpl_outfile,
+ * written whole or not at all.  Returns 0 (the command's status is in
+ * s->run.exit_code), or -errno with px_last_error(); a command that
+ * cannot be executed sets s->exec_errno and returns -errno of the exec.
+ * Free s with px_smpl_session_free() in every case. */
+int px_smpl_session_run(const struct px_smpl_session_opts *o,
+			struct px_smpl_session *s);
+void px_smpl_session_free(struct px_smpl_session *s);
+
+struct px_smpl_print {
+	const char *separator;		/* CSV with this separator */
+	bool json;
+	size_t top;			/* entries per event; 0: all */
+};
+
+/* The closing summary and the profile. */
+void px_smpl_session_print(FILE *f, const struct px_smpl_session *s,
+			   const struct px_smpl_print *pr);
+
+#endif
