@@ -10,14 +10,15 @@ cd "$(dirname "$0")/.." || exit 1
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
-# run_suite NAME CMD...: show its output, keep it for the count, and count
-# a failing exit with no "not ok" line as one failed test.
+# run_suite NAME CMD...: show its output, keep its standard output (the
+# TAP) for the count, and count a failing exit with no "not ok" line as one
+# failed test.  Standard error is progress for the reader, never counted.
 run_suite() {
 	local name=$1 out rc
 	shift
 	echo "# ---- $name: $*"
 	out=$(mktemp)
-	"$@" 2>&1 | tee "$out"
+	"$@" | tee "$out"
 	rc=${PIPESTATUS[0]}
 	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out"; then
 		echo "not ok - $name exited with status $rc and reported no failing test"
@@ -40,17 +41,7 @@ else
 fi
 
 if [ -e scripts/vm-test.sh ]; then
-	# it prints TAP on stdout only; its stderr is progress for the reader
-	echo "# ---- module suite: scripts/vm-test.sh"
-	out=$(mktemp)
-	if [ -x scripts/vm-test.sh ]; then scripts/vm-test.sh; else bash scripts/vm-test.sh; fi | tee "$out"
-	rc=${PIPESTATUS[0]}
-	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out"; then
-		echo "not ok - scripts/vm-test.sh exited with status $rc and reported no failing test"
-		echo "not ok - scripts/vm-test.sh exited with status $rc" >>"$out"
-	fi
-	cat "$out" >>"$log"
-	rm -f "$out"
+	run_suite "module suite" bash scripts/vm-test.sh
 fi
 
 # "ok N ... # skip reason" is a skipped test, not a pass
