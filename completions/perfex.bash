@@ -19,6 +19,54 @@ _perfex_events() {
 	compopt -o nospace 2>/dev/null || :
 }
 
+# _perfex_after_command TOOL CWORD WORD... : when an earlier word is the
+# measured command, complete that command's own arguments and succeed.
+# The words of options taking a separate argument are skipped: they are
+# named by the caller's _perfex_takes_arg function.
+_perfex_after_command() {
+	local i
+	for ((i = 1; i < cword; i++)); do
+		if "$1" "${words[i]}"; then
+			((i++))
+			continue
+		fi
+		case ${words[i]} in
+		-*) ;;
+		*)
+			if declare -F _command_offset >/dev/null; then
+				_command_offset "$i"
+			else
+				COMPREPLY=($(compgen -f -- "$cur"))
+			fi
+			return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# _perfex_word TOOL: --events=/--event=, --backend= and option names.
+_perfex_word() {
+	case $cur in
+	--event=*|--events=*)
+		_perfex_events "${cur#*=}" "$1"
+		return ;;
+	--backend=*)
+		COMPREPLY=($(compgen -W "auto perf module" -- "${cur#--backend=}"))
+		return ;;
+	-*)
+		COMPREPLY=($(compgen -W "$("$1" --list-opts 2>/dev/null)" -- "$cur"))
+		return ;;
+	esac
+	COMPREPLY=($(compgen -c -- "$cur"))
+}
+
+_perfex_takes_arg() {
+	case $1 in
+	-e|--event|-o|--output|-x|--field-separator|-r|--repeat|--backend) return 0 ;;
+	esac
+	return 1
+}
+
 _perfex() {
 	local cur prev words cword
 	if declare -F _init_completion >/dev/null; then
@@ -32,21 +80,7 @@ _perfex() {
 	local perfex=${words[0]}
 
 	# after the command, complete the command's own arguments
-	local i
-	for ((i = 1; i < cword; i++)); do
-		case ${words[i]} in
-		-e|--event|-o|--output|-x|--field-separator|-r|--repeat|--backend)
-			((i++)) ;;
-		-*) ;;
-		*)
-			if declare -F _command_offset >/dev/null; then
-				_command_offset "$i"
-			else
-				COMPREPLY=($(compgen -f -- "$cur"))
-			fi
-			return ;;
-		esac
-	done
+	_perfex_after_command _perfex_takes_arg && return
 
 	case $prev in
 	-e|--event)
@@ -62,18 +96,7 @@ _perfex() {
 		return ;;
 	esac
 
-	case $cur in
-	--event=*)
-		_perfex_events "${cur#--event=}" "$perfex"
-		return ;;
-	--backend=*)
-		COMPREPLY=($(compgen -W "auto perf module" -- "${cur#--backend=}"))
-		return ;;
-	-*)
-		COMPREPLY=($(compgen -W "$("$perfex" --list-opts 2>/dev/null)" -- "$cur"))
-		return ;;
-	esac
-	COMPREPLY=($(compgen -c -- "$cur"))
+	_perfex_word "$perfex"
 }
 
 complete -F _perfex perfex

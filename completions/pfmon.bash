@@ -9,6 +9,15 @@ if ! declare -F _perfex_events >/dev/null; then
 	unset _f
 fi
 
+_pfmon_takes_arg() {
+	case $1 in
+	-e|--events|--outfile|-x|--field-separator|--backend|--cpu-list|\
+	--switch-timeout|--session-timeout|--attach-task|--priv-levels|--print-interval)
+		return 0 ;;
+	esac
+	return 1
+}
+
 _pfmon() {
 	local cur prev words cword
 	if declare -F _init_completion >/dev/null; then
@@ -19,24 +28,10 @@ _pfmon() {
 		words=("${COMP_WORDS[@]}")
 		cword=$COMP_CWORD
 	fi
-	local pfmon=${words[0]} i
+	local pfmon=${words[0]}
 
 	# after the command, complete the command's own arguments
-	for ((i = 1; i < cword; i++)); do
-		case ${words[i]} in
-		-e|--events|--outfile|-x|--field-separator|--backend|--cpu-list|\
-		--switch-timeout|--session-timeout|--attach-task|--priv-levels|--print-interval)
-			((i++)) ;;
-		-*) ;;
-		*)
-			if declare -F _command_offset >/dev/null; then
-				_command_offset "$i"
-			else
-				COMPREPLY=($(compgen -f -- "$cur"))
-			fi
-			return ;;
-		esac
-	done
+	_perfex_after_command _pfmon_takes_arg && return
 
 	case $prev in
 	-e|--events)
@@ -58,18 +53,7 @@ _pfmon() {
 		return ;;
 	esac
 
-	case $cur in
-	--events=*)
-		_perfex_events "${cur#--events=}" "$pfmon"
-		return ;;
-	--backend=*)
-		COMPREPLY=($(compgen -W "auto perf module" -- "${cur#--backend=}"))
-		return ;;
-	-*)
-		COMPREPLY=($(compgen -W "$("$pfmon" --list-opts 2>/dev/null)" -- "$cur"))
-		return ;;
-	esac
-	COMPREPLY=($(compgen -c -- "$cur"))
+	_perfex_word "$pfmon"
 }
 
 complete -F _pfmon pfmon

@@ -50,3 +50,10 @@ complete_words() {
 	run -0 complete -p perfex
 	assert_output --partial "_perfex"
 }
+
+@test "after the command, its own arguments are completed, not perfex's" {
+	complete_words -e page-faults ls /et
+	[[ " ${COMPREPLY[*]} " == *" /etc "* ]]
+	complete_words -o out.txt ls --ver
+	[[ " ${COMPREPLY[*]} " != *" --verbose "* ]]
+}
