@@ -286,8 +286,12 @@ static int on_traced_status(struct loop *l, pid_t tid, int st)
 		ret = on_new_task(l, tid);
 	else if (event == PTRACE_EVENT_EXEC)
 		ret = on_exec(l, tid);
-	if (event || sig == SIGSTOP || sig == SIGTRAP)
-		sig = 0;	/* ours, not the program's */
+	/* event stops are ours; so is SIGSTOP: a followed task's first stop,
+	 * or a group stop, which a task traced without PTRACE_SEIZE cannot be
+	 * left in (job control stops do not hold under pfmon).  Every other
+	 * signal, SIGTRAP included, goes on to the program. */
+	if (event || sig == SIGSTOP)
+		sig = 0;
 	ptrace(PTRACE_CONT, tid, NULL, (void *)(long)sig);
 	return ret;
 }

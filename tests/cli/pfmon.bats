@@ -232,3 +232,10 @@ assert len(d["units"]) == 3
 	for _ in $(seq 40); do [ -e "$marker" ] && break; sleep 0.1; done
 	[ "$(cat "$marker")" = yes ]
 }
+
+@test "pfmon passes the command's own signals on to it" {
+	run -0 --separate-stderr "$PFMON" -e task-clock sh -c 'trap "echo trapped" TRAP; trap "echo usr1" USR1; kill -TRAP $$; kill -USR1 $$; echo done'
+	assert_output --partial "trapped"
+	assert_output --partial "usr1"
+	assert_output --partial "done"
+}
