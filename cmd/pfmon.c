@@ -403,11 +403,12 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 	free(pmds);
 	free(cpus);
 	if (ret && ss.exec_errno) {
+		ret = px_exec_exit_code(ss.exec_errno);
 		fprintf(stderr, "pfmon: %s\n", px_last_error());
 		px_smpl_session_free(&ss);
 		if (out->f)
 			px_outfile_discard(out);
-		return px_exec_exit_code(ss.exec_errno);
+		return ret;
 	}
 	if (ret) {
 		px_smpl_session_free(&ss);
