@@ -26,6 +26,8 @@ enum { OPT_EVENT = 'e', OPT_HELP = 'h', OPT_JSON = 1000, OPT_VERSION,
        OPT_USAGE, OPT_LIST_OPTS, OPT_RAW_DUMP };
 
 struct options {
+	const char **specs;	/* -e arguments, encoded once the command is held */
+	size_t nspecs;
 	struct px_event *events;
 	size_t nevents;
 	char *output;
@@ -78,12 +80,31 @@ static struct poptOption *option_table(struct options *o)
 	return table;
 }
 
-static void add_events(struct options *o, const char *list)
+static void add_spec(struct options *o, const char *list)
 {
-	if (px_event_parse_list(list, &o->events, &o->nevents)) {
-		fprintf(stderr, "perfex: %s\n", px_last_error());
-		exit(EXIT_USAGE);
+	const char **grown = realloc(o->specs, (o->nspecs + 1) * sizeof(*grown));
+
+	if (!grown)
+		die_usage("out of memory%s", "");
+	o->specs = grown;
+	o->specs[o->nspecs++] = list;
+}
+
+/* Encode the events through libpfm4.  Its start-up (probing every PMU
+ * model it knows) is the largest part of perfex's own cost, so it runs
+ * while the command's process starts.  Returns 0 or prints why not. */
+static int encode_events(struct options *o)
+{
+	for (size_t i = 0; i < o->nspecs; i++) {
+		if (px_event_parse_list(o->specs[i], &o->events, &o->nevents)) {
+			fprintf(stderr, "perfex: %s\n", px_last_error());
+			return -1;
+		}
 	}
+	for (size_t i = 0; o->verbose && i < o->nevents; i++)
+		fprintf(stderr, "perfex: event %s = %s\n", o->events[i].name,
+			o->events[i].encoded);
+	return 0;
 }
 
 /* Parse argv; returns the index of the command's first word. */
@@ -100,7 +121,7 @@ static char **parse_options(int argc, const char **argv, struct options *o,
 	while ((rc = poptGetNextOpt(pc)) > 0) {
 		switch (rc) {
 		case OPT_EVENT:
-			add_events(o, poptGetOptArg(pc) ? : "");
+			add_spec(o, poptGetOptArg(pc) ? : "");
 			break;
 		case OPT_HELP:
 			poptPrintHelp(pc, stdout, 0);
@@ -166,28 +187,57 @@ static int fail_runtime(struct px_outfile *out)
 static int run_all(struct options *o, const struct px_backend *be,
 		   char **cmd, struct px_report *r, struct px_outfile *out)
 {
-	int status[o->nevents];
-	struct px_count counts[o->nevents];
+	int *status = NULL;
+	struct px_count *counts = NULL;
+	int ret = -1;
 
 	for (int run = 0; run < o->repeat; run++) {
+		struct px_child child;
 		struct px_run res;
-		int ret = px_count_command(be, o->events, o->nevents, cmd,
-					   status, counts, &res);
 
+		if (px_child_spawn(cmd, &child)) {
+			ret = fail_runtime(out);
+			break;
+		}
+		if (run == 0) {
+			if (encode_events(o)) {
+				px_child_abort(&child);
+				if (out->f)
+					px_outfile_discard(out);
+				ret = EXIT_USAGE;
+				break;
+			}
+			status = calloc(o->nevents, sizeof(*status));
+			counts = calloc(o->nevents, sizeof(*counts));
+			if (!status || !counts) {
+				px_child_abort(&child);
+				ret = fail_runtime(out);
+				break;
+			}
+			px_fail(0, "%s", "");
+		}
+		ret = px_count_child(be, o->events, o->nevents, &child, status,
+				    counts, &res);
 		if (ret && px_last_error()[0] == '\0') {
 			/* only a failed exec leaves no message */
 			fprintf(stderr, "perfex: cannot run '%s': %s\n", cmd[0],
 				strerror(-ret));
 			if (out->f)
 				px_outfile_discard(out);
-			return px_exec_exit_code(-ret);
+			ret = px_exec_exit_code(-ret);
+			break;
 		}
-		if (ret)
-			return fail_runtime(out);
+		if (ret) {
+			ret = fail_runtime(out);
+			break;
+		}
+		ret = -1;
 		if (run == 0) {
 			if (px_report_init(r, "perfex", cmd, be->name, o->events,
-					   o->nevents, status))
-				return fail_runtime(out);
+					   o->nevents, status)) {
+				ret = fail_runtime(out);
+				break;
+			}
 			warn_unsupported(o, status);
 		}
 		px_report_add_run(r, counts, res.elapsed_ns, res.exit_code);
@@ -196,7 +246,9 @@ static int run_all(struct options *o, const struct px_backend *be,
 			break;	/* interrupted: report what was counted */
 		}
 	}
-	return -1;
+	free(status);
+	free(counts);
+	return ret;
 }
 
 int main(int argc, const char **argv)
@@ -225,16 +277,12 @@ int main(int argc, const char **argv)
 	}
 	if (!cmd || !cmd[0])
 		die_usage("no command given: perfex [-e EVENT]... command [args]%s", "");
-	if (!o.nevents)
-		add_events(&o, DEFAULT_EVENTS);
+	if (!o.nspecs)
+		add_spec(&o, DEFAULT_EVENTS);
 	if (px_backend_select(o.backend, &be))
 		return fail_runtime(&out);
-	if (o.verbose) {
+	if (o.verbose)
 		fprintf(stderr, "perfex: backend %s\n", be->name);
-		for (size_t i = 0; i < o.nevents; i++)
-			fprintf(stderr, "perfex: event %s = %s\n", o.events[i].name,
-				o.events[i].encoded);
-	}
 	if (o.output && px_outfile_open(&out, o.output, false))
 		return fail_runtime(&out);
 	/* clear any message left from parsing, so a failed exec is told
@@ -256,6 +304,7 @@ int main(int argc, const char **argv)
 	}
 	px_report_free(&report);
 	free(o.events);
+	free(o.specs);
 	poptFreeContext(pc);
 	return ret;
 }

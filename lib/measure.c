@@ -24,20 +24,16 @@ static int all_unsupported(const struct px_event *evs, size_t n,
 		       names);
 }
 
-int px_count_command(const struct px_backend *be, struct px_event *evs,
-		     size_t n, char *const argv[], int *status,
-		     struct px_count *counts, struct px_run *run)
+int px_count_child(const struct px_backend *be, struct px_event *evs,
+		   size_t n, struct px_child *child, int *status,
+		   struct px_count *counts, struct px_run *run)
 {
-	struct px_target t = { .cpu = -1, .inherit = true, .enable_on_exec = true };
-	struct px_child child;
+	struct px_target t = { .pid = child->pid, .cpu = -1, .inherit = true,
+			       .enable_on_exec = true };
 	void *state = NULL;
 	int ret;
 
 	memset(run, 0, sizeof(*run));
-	ret = px_child_spawn(argv, &child);
-	if (ret)
-		return ret;
-	t.pid = child.pid;
 	ret = be->open(evs, n, &t, status, &state);
 	if (!ret)
 		ret = all_unsupported(evs, n, status);
@@ -45,23 +41,35 @@ int px_count_command(const struct px_backend *be, struct px_event *evs,
 		ret = be->enable(state);
 	if (ret)
 		goto out_abort;
-	ret = px_child_release(&child);
+	ret = px_child_release(child);
 	if (ret)
 		goto out_close;
-	ret = px_child_wait(&child);
+	ret = px_child_wait(child);
 	if (ret)
 		goto out_close;
 	be->disable(state);
 	ret = be->read(state, counts);
-	run->exit_code = px_exit_code(child.wait_status);
-	run->signal = WIFSIGNALED(child.wait_status) ? WTERMSIG(child.wait_status) : 0;
-	run->elapsed_ns = child.elapsed_ns;
+	run->exit_code = px_exit_code(child->wait_status);
+	run->signal = WIFSIGNALED(child->wait_status) ? WTERMSIG(child->wait_status) : 0;
+	run->elapsed_ns = child->elapsed_ns;
 out_close:
 	be->close(state);
 	return ret;
 out_abort:
 	if (state)
 		be->close(state);
-	px_child_abort(&child);
+	px_child_abort(child);
 	return ret;
+}
+
+int px_count_command(const struct px_backend *be, struct px_event *evs,
+		     size_t n, char *const argv[], int *status,
+		     struct px_count *counts, struct px_run *run)
+{
+	struct px_child child;
+	int ret = px_child_spawn(argv, &child);
+
+	if (ret)
+		return ret;
+	return px_count_child(be, evs, n, &child, status, counts, run);
 }

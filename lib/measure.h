@@ -20,4 +20,11 @@ int px_count_command(const struct px_backend *be, struct px_event *evs,
 		     size_t n, char *const argv[], int *status,
 		     struct px_count *counts, struct px_run *run);
 
+/* The same for a child already spawned and held by px_child_spawn(),
+ * so a caller can do other work (encode events) while it starts. */
+struct px_child;
+int px_count_child(const struct px_backend *be, struct px_event *evs,
+		   size_t n, struct px_child *child, int *status,
+		   struct px_count *counts, struct px_run *run);
+
 #endif
