@@ -1,0 +1,185 @@
+#!/usr/bin/env bats
+# pfmon profiles and --resolve-addresses: functions (or source lines, or
+# inlined functions) ranked by samples per sampling event, through the main
+# binary, a linked library, a dlopen'ed library, an inlined function, the
+# kernel, forked children, and code that belongs to no file ("??").
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load helpers
+	PFMON=$ROOT/cmd/pfmon
+	SYM=$W/symbols
+	SYMBIN=$SYM/build/symwork
+	T=$(mktemp -d)
+}
+
+teardown() {
+	rm -rf "$T"
+}
+
+# The share (percent) of function $2 of event $3 in pfmon -x, output $1.
+pct() {
+	awk -F, -v f="$2" -v e="$3" '$1 == "profile" && $2 == e && $6 == f { print $5 }' <<<"$1"
+}
+
+# The line of $1 (in tests/workloads/symbols) holding "$2".
+line_of() {
+	grep -n -F -- "$2" "$SYM/$1" | head -1 | cut -d: -f1
+}
+
+@test "cpu-clock profile of split: heavy_function 70% and light_function 30%, within 5 points" {
+	run -0 --separate-stderr "$PFMON" -x, -e cpu-clock --long-smpl-periods=100000 "$W/split" 1500
+	h=$(pct "$output" heavy_function cpu-clock)
+	l=$(pct "$output" light_function cpu-clock)
+	[ -n "$h" ] && [ -n "$l" ]
+	awk -v h="$h" -v l="$l" 'BEGIN { s = 100 * h / (h + l); print "heavy share", s;
+		exit !(s >= 65 && s <= 75 && h + l >= 90) }'
+	# the rows are ranked: heavy_function first
+	run -0 awk -F, '$1 == "profile" && $3 == 1 { print $6 }' <<<"$output"
+	assert_output heavy_function
+}
+
+@test "the text profile ranks functions with their percentages and modules" {
+	run -0 --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=100000 --profile-top=2 "$W/split" 600
+	assert_line --regexp '^# profile of cpu-clock: [0-9]+ samples, by functions$'
+	assert_line --regexp "^ +[0-9]+ +[0-9.]+%  heavy_function +$W/split\$"
+	assert_line --regexp "^ +[0-9]+ +[0-9.]+%  light_function +$W/split\$"
+	# --profile-top=2: two rows under the header
+	run -0 awk '/^# profile/ { p = 1; next } p && /^ +[0-9]+ / { n++ } END { print n }' <<<"$output"
+	assert_output 2
+}
+
+@test "main binary, linked library, dlopen'ed library and inlined function are named" {
+	run -0 --separate-stderr "$PFMON" -x, -e cpu-clock --long-smpl-periods=100000 "$SYMBIN" spin 400
+	for f in hot_main:symwork hot_shared:libsymshared.so hot_dlopen:libsymdl.so inline_caller:symwork; do
+		row=$(awk -F, -v f="${f%%:*}" '$1 == "profile" && $6 == f' <<<"$output")
+		[[ $row == *"/build/${f#*:}" ]]
+		p=$(cut -d, -f5 <<<"$row")
+		awk -v p="$p" 'BEGIN { exit !(p > 15 && p < 35) }'
+	done
+	run -0 --separate-stderr "$PFMON" -x, -e cpu-clock --long-smpl-periods=100000 --profile-inlined "$SYMBIN" spin 400
+	p=$(pct "$output" hot_inline cpu-clock)
+	awk -v p="$p" 'BEGIN { exit !(p > 15 && p < 35) }'
+	[ -z "$(pct "$output" inline_caller cpu-clock)" ]
+}
+
+@test "--resolve-addresses: every hot sample with its function, file:line and inline chain" {
+	run -0 --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=200000 --resolve-addresses \
+		--smpl-outfile="$T/s.txt" "$SYMBIN" spin 300
+	python3 - "$T/s.txt" "$SYM" \
+		"$(line_of symwork.c 'long hot_main(long n)')" "$(line_of symwork.c 'MARK:main ')" \
+		"$(line_of symwork.c 'long hot_inline(long n)')" "$(line_of symwork.c 'MARK:inline ')" \
+		"$(line_of symwork.c 'MARK:inline_call ')" \
+		"$(line_of symshared.c 'hot_shared(long n)')" "$(line_of symshared.c 'MARK:shared ')" \
+		"$(line_of symdl.c 'hot_dlopen(long n)')" "$(line_of symdl.c 'MARK:dlopen ')" <<'PY'
+import re, sys
+path, src = sys.argv[1], sys.argv[2]
+(main_a, main_b, inl_a, inl_b, call_line, sh_a, sh_b, dl_a, dl_b) = map(int, sys.argv[3:])
+want = {  # function: module, source, line range
+    "hot_main": ("symwork", "symwork.c", main_a, main_b),
+    "inline_caller": ("symwork", "symwork.c", inl_a, inl_b),
+    "hot_shared": ("libsymshared.so", "symshared.c", sh_a, sh_b),
+    "hot_dlopen": ("libsymdl.so", "symdl.c", dl_a, dl_b),
+}
+seen = dict.fromkeys(want, 0)
+lines = open(path).read().splitlines()
+assert lines[0] == "# pfmon samples v1" and lines[-1].startswith("# end "), (lines[0], lines[-1])
+for l in lines[1:-1]:
+    cols, _, place = l.partition(" | ")
+    assert place, "no resolved place: " + l
+    m = re.match(r"(\S+) (\S+?)(?:\+0x[0-9a-f]+)? (\S+?):(\d+)(?::\d+)?(?: inlined: (.*))?$", place)
+    assert m, "bad place: " + place
+    module, func, file, line, chain = m.groups()
+    if func not in want:
+        continue
+    wmod, wsrc, lo, hi = want[func]
+    assert module == src + "/build/" + wmod, (func, module)
+    assert file == src + "/" + wsrc, (func, file)
+    assert lo <= int(line) <= hi, (func, line, lo, hi)
+    if func == "inline_caller":
+        assert chain == "hot_inline %s/symwork.c:%d" % (src, call_line), chain
+    else:
+        assert chain is None, (func, chain)
+    seen[func] += 1
+print(seen)
+assert all(n > 50 for n in seen.values()), seen
+PY
+}
+
+@test "--resolve-addresses in JSON Lines: module, func, offset, file, line and inlines" {
+	run -0 --separate-stderr "$PFMON" --json -e cpu-clock --long-smpl-periods=200000 --resolve-addresses \
+		--smpl-outfile="$T/s.json" "$SYMBIN" spin 200
+	python3 - "$T/s.json" "$SYM" "$(line_of symwork.c 'MARK:inline_call ')" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert recs[-1] == {"end": len(recs) - 1}
+inl = [r for r in recs[:-1] if r["func"] == "inline_caller"]
+assert len(inl) > 20, len(inl)
+for r in inl:
+    assert r["module"].endswith("/build/symwork") and r["file"] == sys.argv[2] + "/symwork.c", r
+    assert r["inlines"] == [{"func": "hot_inline", "call_file": sys.argv[2] + "/symwork.c",
+                             "call_line": int(sys.argv[3])}], r["inlines"]
+    assert r["offset"] > 0 and r["line"] > 0
+PY
+}
+
+@test "--profile-lines ranks source lines of the hot functions" {
+	run -0 --separate-stderr "$PFMON" -x, -e cpu-clock --long-smpl-periods=100000 --profile-lines "$SYMBIN" spin 400
+	run -0 awk -F, '$1 == "profile" && $5 > 5 { n++; if ($6 !~ /\/symbols\/sym(work|shared|dl)\.c:[0-9]+$/) bad++ }
+		END { print (n >= 4), bad + 0 }' <<<"$output"
+	assert_output "1 0"
+}
+
+@test "code in no file (anonymous executable memory) reads ??" {
+	run -0 --separate-stderr "$PFMON" -x, -e cpu-clock --long-smpl-periods=100000 --resolve-addresses \
+		--smpl-outfile="$T/s.txt" "$W/anon_exec" 3000
+	p=$(awk -F, '$1 == "profile" && $6 == "??" && $7 == "??" { print $5 }' <<<"$output")
+	awk -v p="$p" 'BEGIN { exit !(p > 80) }'
+	# and the sample lines: no function, no module, no line
+	run -0 grep -c ' | ?? ?? ??:0$' "$T/s.txt"
+	(( output > 100 ))
+}
+
+@test "kernel samples are named through /proc/kallsyms" {
+	[ -r /proc/kallsyms ] && awk '$1 != "0000000000000000" { ok = 1; exit } END { exit !ok }' /proc/kallsyms ||
+		skip "kallsyms shows no addresses to this user"
+	run -0 --separate-stderr "$PFMON" -x, -e cpu-clock --long-smpl-periods=50000 --profile-top=0 "$W/touch_pages" 20000
+	run -0 awk -F, '$1 == "profile" && $7 == "[kernel]" && $6 != "??" { print $6 }' <<<"$output"
+	[ -n "$output" ]
+	for f in $(head -3 <<<"$output"); do
+		grep -q " $f\$\| $f\s" /proc/kallsyms
+	done
+}
+
+@test "one profile per sampling event" {
+	run -0 --separate-stderr "$PFMON" -x, -e "cpu-clock,uprobe:$W/calls:counted_function" \
+		--long-smpl-periods=100000,10 "$W/calls" 100000
+	all=$output
+	run -0 awk -F, '$1 == "profile" && $2 ~ /^uprobe:/ { print $3, $4, $5, $6 }' <<<"$output"
+	assert_output "1 10000 100.00 counted_function"
+	awk -F, '$1 == "profile" && $2 == "cpu-clock"' <<<"$all" | grep -q .
+}
+
+@test "the profile follows forked children, resolved through the mappings they inherited" {
+	run -0 --separate-stderr "$PFMON" -x, -e cpu-clock --long-smpl-periods=100000 --follow-fork \
+		"$W/fork_calls" fork 2 30000000
+	c=$(pct "$output" calls cpu-clock)
+	f=$(pct "$output" counted_function cpu-clock)
+	awk -v c="$c" -v f="$f" 'BEGIN { print c, f; exit !(c + f > 80) }'
+}
+
+@test "JSON profile parses and holds the summary" {
+	run -0 --separate-stderr "$PFMON" --json -e cpu-clock --long-smpl-periods=100000 "$W/split" 600
+	python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+s = d["summary"]
+assert s["samples"] > 500 and s["lost"] == 0, s
+p = d["profile"][0]
+assert p["event"] == "cpu-clock" and p["by"] == "functions", p
+top = p["entries"][0]
+assert top["name"] == "heavy_function" and top["module"].endswith("/split"), top
+assert abs(sum(e["pct"] for e in p["entries"]) - 100) < 5 or len(p["entries"]) == 20
+' "$output"
+}
