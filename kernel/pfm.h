@@ -5,6 +5,7 @@
 #ifndef PFM_H
 #define PFM_H
 
+#include <linux/irq_work.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
@@ -12,10 +13,13 @@
 #include <linux/spinlock.h>
 #include <linux/uidgid.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "perfmon.h"
 
 #define PFM_MSGQ_DEPTH	8
+#define PFM_PERIOD_MAX	(1ULL << 62)	/* longest overflow period armed */
+#define PFM_SETS_MAX	64		/* event sets per context */
 
 /* limits (module parameters, also changed by PFM_SET_CONFIG) */
 extern unsigned int pfm_arg_size_max;
@@ -30,7 +34,15 @@ enum pfm_state {
 	PFM_CTX_LOADED,
 };
 
-/* one counter of the logical PMU: PMC i, 64 + i, 128 + i and PMD i */
+struct pfm_context;
+struct pfm_set;
+
+/*
+ * One counter of the logical PMU: PMC i, 64 + i, 128 + i and PMD i of a
+ * set.  While loaded the PMD is offset + the event's count; value holds
+ * it otherwise.  The overflow handler changes offset, frozen, frozen_val,
+ * last_reset, rand_state and switch_left under ctx->ovfl_lock.
+ */
 struct pfm_counter {
 	u64 evtsel;
 	u64 ext1;
@@ -40,15 +52,49 @@ struct pfm_counter {
 	u64 offset;			/* PMD = offset + event count */
 	u64 enabled;			/* times of released events, ns */
 	u64 running;
+
+	struct pfm_set *set;
+	unsigned int num;
+	u32 flags;			/* PFM_PMDFL_* */
+	u64 long_reset;
+	u64 short_reset;
+	u64 last_reset;
+	u64 reset_pmds[PFM_PMD_BV];
+	u64 smpl_pmds[PFM_PMD_BV];
+	u64 eventid;
+	u64 random_mask;
+	u32 seed;
+	u32 rand_state;
+	u64 switch_cnt;
+	u64 switch_left;
+	bool hi;			/* PMD >= 2^63 when last set: wrap armed */
+	bool frozen;			/* masked: the PMD reads frozen_val */
+	u64 frozen_val;
+	u32 gen;			/* bumped when offset changes */
+};
+
+struct pfm_set {
+	struct list_head list;		/* ctx->sets, by increasing id */
+	struct pfm_context *ctx;
+	u16 id;
+	u16 id_next;
+	u32 flags;			/* PFM_SETFL_* */
+	u64 timeout;			/* ns, effective */
+	u64 runs;
+	u64 act_duration;		/* ns active while started, unmasked */
+	u64 act_since;			/* local_clock() when it began, or 0 */
+	u64 switch_pmds[PFM_PMD_BV];
+	struct pfm_counter ctr[PFM_NUM_COUNTERS];
 };
 
 struct pfm_context {
-	struct mutex lock;		/* everything below */
+	struct mutex lock;		/* everything below, except as noted */
 	enum pfm_state state;
 	u32 flags;			/* PFM_FL_* */
 	u32 load_flags;			/* PFM_LOADFL_* */
 	bool started;
 	bool self;			/* loaded on the thread that loaded it */
+	bool kernel_ip;			/* creator may see kernel addresses */
 	struct task_struct *task;	/* per-thread target while loaded */
 	int cpu;			/* system-wide target while loaded */
 	struct list_head loaded;	/* on pfm_loaded_list while loaded */
@@ -57,14 +103,24 @@ struct pfm_context {
 	bool exit_seen;			/* the target's process has ended */
 	kuid_t owner;			/* charged for the context */
 
+	struct list_head sets;		/* by increasing id; set0 always */
+	unsigned int nsets;
+	struct pfm_set *active;		/* the set on the PMU */
+	struct perf_event *timer;	/* time-based switching, while loaded */
+
+	/* ovfl_lock: the overflow handler's state and the message queue */
+	raw_spinlock_t ovfl_lock;
+	bool masked;
+	bool switch_pending;
+	u64 ovfl_pmds[PFM_PMD_BV];
+	struct irq_work irq_work;	/* wake readers, queue switch_work */
+	struct work_struct switch_work;
+
 	wait_queue_head_t msg_wait;
-	spinlock_t msg_lock;
 	union pfarg_msg msgq[PFM_MSGQ_DEPTH];
 	unsigned int msg_head;
 	unsigned int msg_count;
 	u64 msg_dropped;
-
-	struct pfm_counter ctr[PFM_NUM_COUNTERS];
 };
 
 /* pfm_pmu.c: the logical PMU */
@@ -86,12 +142,29 @@ int pfm_ctx_stop(struct pfm_context *ctx);
 int pfm_ctx_write_pmc(struct pfm_context *ctx, struct pfarg_pmc *pmc);
 int pfm_ctx_write_pmd(struct pfm_context *ctx, struct pfarg_pmd *pmd);
 int pfm_ctx_read_pmd(struct pfm_context *ctx, struct pfarg_pmd *pmd);
+int pfm_ctx_restart(struct pfm_context *ctx);
+void pfm_ctx_info(struct pfm_context *ctx, struct pfarg_ctxinfo *ci);
+int pfm_ctx_create_set(struct pfm_context *ctx, struct pfarg_setdesc *sd);
+int pfm_ctx_delete_set(struct pfm_context *ctx, struct pfarg_setdesc *sd);
+int pfm_ctx_getinfo_set(struct pfm_context *ctx, struct pfarg_setinfo *si);
 void pfm_ctx_check_exit(struct pfm_context *ctx);
 bool pfm_ctx_exit_pending(struct pfm_context *ctx);
 bool pfm_ctx_has_msg(struct pfm_context *ctx);
 int pfm_ctx_pop_msg(struct pfm_context *ctx, union pfarg_msg *msg);
 void pfm_ctx_cache_destroy(void);
 int pfm_ctx_cache_init(void);
+
+/* pfm_ovfl.c: overflow processing, randomisation, messages */
+u32 pfm_random_step(u32 s);
+u64 pfm_distance(u64 pmd);
+void pfm_ovfl_handler(struct perf_event *ev, struct perf_sample_data *data,
+		      struct pt_regs *regs);
+void pfm_timer_handler(struct perf_event *ev, struct perf_sample_data *data,
+		       struct pt_regs *regs);
+void pfm_irq_work(struct irq_work *w);
+void pfm_queue_msg_locked(struct pfm_context *ctx, const union pfarg_msg *msg);
+u64 pfm_next_reset(struct pfm_counter *c, u64 base);
+void pfm_rearm(struct perf_event *ev, u64 period);
 extern atomic_t pfm_nr_contexts;
 
 #endif

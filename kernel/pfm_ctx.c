@@ -12,6 +12,7 @@
 #include <linux/ptrace.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 
 #include "pfm.h"
@@ -37,16 +38,56 @@ void pfm_ctx_cache_destroy(void)
 	kmem_cache_destroy(pfm_ctx_cache);
 }
 
+static struct pfm_set *pfm_set_alloc(struct pfm_context *ctx, u16 id)
+{
+	struct pfm_set *set = kzalloc(sizeof(*set), GFP_KERNEL_ACCOUNT);
+	int i;
+
+	if (!set)
+		return NULL;
+	set->ctx = ctx;
+	set->id = id;
+	for (i = 0; i < PFM_NUM_COUNTERS; i++) {
+		set->ctr[i].set = set;
+		set->ctr[i].num = i;
+	}
+	return set;
+}
+
+static struct pfm_set *pfm_find_set(struct pfm_context *ctx, unsigned int id)
+{
+	struct pfm_set *set;
+
+	list_for_each_entry(set, &ctx->sets, list)
+		if (set->id == id)
+			return set;
+	return NULL;
+}
+
+static void pfm_switch_work(struct work_struct *w);
+
 struct pfm_context *pfm_ctx_alloc(void)
 {
 	struct pfm_context *ctx = kmem_cache_zalloc(pfm_ctx_cache, GFP_KERNEL);
+	struct pfm_set *set0;
 
 	if (!ctx)
 		return NULL;
+	set0 = pfm_set_alloc(ctx, 0);
+	if (!set0) {
+		kmem_cache_free(pfm_ctx_cache, ctx);
+		return NULL;
+	}
 	mutex_init(&ctx->lock);
 	init_waitqueue_head(&ctx->msg_wait);
-	spin_lock_init(&ctx->msg_lock);
+	raw_spin_lock_init(&ctx->ovfl_lock);
+	init_irq_work(&ctx->irq_work, pfm_irq_work);
+	INIT_WORK(&ctx->switch_work, pfm_switch_work);
 	INIT_LIST_HEAD(&ctx->loaded);
+	INIT_LIST_HEAD(&ctx->sets);
+	list_add(&set0->list, &ctx->sets);
+	ctx->nsets = 1;
+	ctx->active = set0;
 	ctx->state = PFM_CTX_NEW;
 	ctx->cpu = -1;
 	atomic_inc(&pfm_nr_contexts);
@@ -59,14 +100,9 @@ static void pfm_queue_msg(struct pfm_context *ctx, const union pfarg_msg *msg)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&ctx->msg_lock, flags);
-	if (ctx->msg_count == PFM_MSGQ_DEPTH) {
-		ctx->msg_dropped++;
-	} else {
-		ctx->msgq[(ctx->msg_head + ctx->msg_count) % PFM_MSGQ_DEPTH] = *msg;
-		ctx->msg_count++;
-	}
-	spin_unlock_irqrestore(&ctx->msg_lock, flags);
+	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
+	pfm_queue_msg_locked(ctx, msg);
+	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
 	wake_up_interruptible(&ctx->msg_wait);
 }
 
@@ -74,10 +110,10 @@ static void pfm_reset_msgq(struct pfm_context *ctx)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&ctx->msg_lock, flags);
+	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
 	ctx->msg_head = 0;
 	ctx->msg_count = 0;
-	spin_unlock_irqrestore(&ctx->msg_lock, flags);
+	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
 }
 
 bool pfm_ctx_has_msg(struct pfm_context *ctx)
@@ -91,18 +127,85 @@ int pfm_ctx_pop_msg(struct pfm_context *ctx, union pfarg_msg *msg)
 	unsigned long flags;
 	int ret = -EAGAIN;
 
-	spin_lock_irqsave(&ctx->msg_lock, flags);
+	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
 	if (ctx->msg_count) {
 		*msg = ctx->msgq[ctx->msg_head];
 		ctx->msg_head = (ctx->msg_head + 1) % PFM_MSGQ_DEPTH;
 		ctx->msg_count--;
 		ret = 0;
 	}
-	spin_unlock_irqrestore(&ctx->msg_lock, flags);
+	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
 	return ret;
 }
 
 /* --- counters ----------------------------------------------------------- */
+
+/* The PMD value of a loaded counter, and its event's times. */
+static u64 pfm_counter_value(struct pfm_context *ctx, struct pfm_counter *c,
+			     u64 *enabled, u64 *running)
+{
+	unsigned long flags;
+	u64 count, v;
+	int tries = 0;
+	bool again;
+	u32 gen;
+
+	*enabled = 0;
+	*running = 0;
+	if (!c->event)
+		return c->value;
+	do {
+		gen = READ_ONCE(c->gen);
+		smp_rmb();
+		count = perf_event_read_value(c->event, enabled, running);
+		raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
+		v = c->frozen ? c->frozen_val : c->offset + count;
+		again = c->gen != gen;
+		raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
+	} while (again && ++tries < 4);
+	return v;
+}
+
+/* Arm c's next interrupt for its value now (process context). */
+static void pfm_counter_arm(struct pfm_context *ctx, struct pfm_counter *c)
+{
+	unsigned long flags;
+	u64 en, run, v;
+
+	if (!c->event)
+		return;
+	v = pfm_counter_value(ctx, c, &en, &run);
+	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
+	c->hi = v >= (1ULL << 63);
+	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
+	perf_event_period(c->event, pfm_distance(v));
+}
+
+/* Set the PMD value counting continues from. */
+static void pfm_counter_set(struct pfm_context *ctx, struct pfm_counter *c,
+			    u64 v)
+{
+	unsigned long flags;
+	u64 count, en, run;
+
+	if (!c->event) {
+		c->value = v;
+		return;
+	}
+	count = perf_event_read_value(c->event, &en, &run);
+	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
+	c->offset = v - count;
+	c->frozen_val = v;
+	c->hi = v >= (1ULL << 63);
+	c->gen++;
+	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
+	perf_event_period(c->event, pfm_distance(v));
+}
+
+static bool pfm_counting(struct pfm_context *ctx, struct pfm_set *set)
+{
+	return ctx->started && set == ctx->active;
+}
 
 static int pfm_counter_attach(struct pfm_context *ctx, struct pfm_counter *c)
 {
@@ -113,49 +216,156 @@ static int pfm_counter_attach(struct pfm_context *ctx, struct pfm_counter *c)
 	ret = pfm_evtsel_to_attr(c, &attr);
 	if (ret)
 		return ret;
-	attr.disabled = !ctx->started;
+	attr.disabled = 1;
+	attr.sample_period = pfm_distance(c->value);
 	attr.inherit = !!(ctx->load_flags & PFM_LOADFL_INHERIT);
-	attr.enable_on_exec = !!(ctx->load_flags & PFM_LOADFL_ENABLE_ON_EXEC);
+	attr.enable_on_exec = c->set == ctx->active &&
+			      (ctx->load_flags & PFM_LOADFL_ENABLE_ON_EXEC);
+	c->offset = c->value;
+	c->hi = c->value >= (1ULL << 63);
+	c->frozen = false;
+	c->gen++;
 	if (ctx->task)
 		ev = perf_event_create_kernel_counter(&attr, -1, ctx->task,
-						      NULL, NULL);
+						      pfm_ovfl_handler, c);
 	else
 		ev = perf_event_create_kernel_counter(&attr, ctx->cpu, NULL,
-						      NULL, NULL);
+						      pfm_ovfl_handler, c);
 	if (IS_ERR(ev))
 		return PTR_ERR(ev);
-	c->event = ev;
-	c->offset = c->value;
+	WRITE_ONCE(c->event, ev);
+	if (pfm_counting(ctx, c->set))
+		perf_event_enable(ev);
 	return 0;
 }
 
 /* Fold the event's count and times into the software state, release it. */
-static void pfm_counter_detach(struct pfm_counter *c)
+static void pfm_counter_detach(struct pfm_context *ctx, struct pfm_counter *c)
 {
-	u64 count, enabled, running;
+	struct perf_event *ev = c->event;
+	u64 v, enabled, running;
 
-	if (!c->event)
+	if (!ev)
 		return;
-	count = perf_event_read_value(c->event, &enabled, &running);
-	c->value = c->offset + count;
+	v = pfm_counter_value(ctx, c, &enabled, &running);
 	c->enabled += enabled;
 	c->running += running;
-	perf_event_release_kernel(c->event);
-	c->event = NULL;
+	perf_event_release_kernel(ev);
+	WRITE_ONCE(c->event, NULL);
+	c->value = v;
+	c->frozen = false;
 }
 
-static void pfm_counter_read(struct pfm_counter *c, struct pfarg_pmd *pmd)
+static void pfm_counter_read(struct pfm_context *ctx, struct pfm_counter *c,
+			     struct pfarg_pmd *pmd)
 {
-	u64 count, enabled = 0, running = 0;
+	u64 enabled, running;
 
-	if (c->event) {
-		count = perf_event_read_value(c->event, &enabled, &running);
-		pmd->reg_value = c->offset + count;
-	} else {
-		pmd->reg_value = c->value;
-	}
+	pmd->reg_value = pfm_counter_value(ctx, c, &enabled, &running);
 	pmd->reg_time_enabled = c->enabled + enabled;
 	pmd->reg_time_running = c->running + running;
+}
+
+/* Enable or disable the events of a set (loaded). */
+static void pfm_set_enable(struct pfm_set *set, bool on)
+{
+	int i;
+
+	for (i = 0; i < PFM_NUM_COUNTERS; i++) {
+		struct perf_event *ev = set->ctr[i].event;
+
+		if (!ev)
+			continue;
+		if (on)
+			perf_event_enable(ev);
+		else
+			perf_event_disable(ev);
+	}
+}
+
+/* Start or end the active set's active time (ctx->lock held). */
+static void pfm_set_clock(struct pfm_context *ctx, bool run)
+{
+	struct pfm_set *set = ctx->active;
+	unsigned long flags;
+	u64 now = local_clock();
+
+	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
+	if (set->act_since) {
+		set->act_duration += now - set->act_since;
+		set->act_since = 0;
+	}
+	if (run && !ctx->masked)
+		set->act_since = now;
+	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
+}
+
+/* The active set's triggers get their full overflow counts again. */
+static void pfm_set_arm_triggers(struct pfm_context *ctx, struct pfm_set *set)
+{
+	unsigned long flags;
+	int i;
+
+	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
+	for (i = 0; i < PFM_NUM_COUNTERS; i++)
+		set->ctr[i].switch_left = set->ctr[i].switch_cnt;
+	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
+}
+
+static u64 pfm_timer_period(struct pfm_set *set)
+{
+	return (set->flags & PFM_SETFL_TIME_SWITCH) ? set->timeout : PFM_PERIOD_MAX;
+}
+
+static struct pfm_set *pfm_next_set(struct pfm_context *ctx, struct pfm_set *set)
+{
+	struct pfm_set *next;
+
+	if (set->flags & PFM_SETFL_EXPL_NEXT) {
+		next = pfm_find_set(ctx, set->id_next);
+		if (next)
+			return next;
+	}
+	if (list_is_last(&set->list, &ctx->sets))
+		return list_first_entry(&ctx->sets, struct pfm_set, list);
+	return list_next_entry(set, list);
+}
+
+/* Make next the active set (loaded; ctx->lock held). */
+static void pfm_switch_to(struct pfm_context *ctx, struct pfm_set *next)
+{
+	struct pfm_set *cur = ctx->active;
+	unsigned long flags;
+
+	if (ctx->started) {
+		pfm_set_clock(ctx, false);
+		if (next != cur)
+			pfm_set_enable(cur, false);
+	}
+	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
+	ctx->active = next;
+	next->runs++;
+	ctx->switch_pending = false;
+	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
+	pfm_set_arm_triggers(ctx, next);
+	if (ctx->timer)
+		perf_event_period(ctx->timer, pfm_timer_period(next));
+	if (ctx->started) {
+		if (next != cur)
+			pfm_set_enable(next, true);
+		pfm_set_clock(ctx, true);
+	}
+}
+
+static void pfm_switch_work(struct work_struct *w)
+{
+	struct pfm_context *ctx = container_of(w, struct pfm_context, switch_work);
+
+	mutex_lock(&ctx->lock);
+	if (ctx->state == PFM_CTX_LOADED && ctx->started && !ctx->masked &&
+	    READ_ONCE(ctx->switch_pending))
+		pfm_switch_to(ctx, pfm_next_set(ctx, ctx->active));
+	mutex_unlock(&ctx->lock);
 }
 
 /* --- the target's exit -------------------------------------------------- */
@@ -253,10 +463,59 @@ static bool pfm_target_busy(struct task_struct *task, int cpu)
 
 static void pfm_detach_all(struct pfm_context *ctx)
 {
+	struct pfm_set *set;
 	int i;
 
-	for (i = 0; i < PFM_NUM_COUNTERS; i++)
-		pfm_counter_detach(&ctx->ctr[i]);
+	if (ctx->timer) {
+		perf_event_release_kernel(ctx->timer);
+		ctx->timer = NULL;
+	}
+	list_for_each_entry(set, &ctx->sets, list)
+		for (i = 0; i < PFM_NUM_COUNTERS; i++)
+			pfm_counter_detach(ctx, &set->ctr[i]);
+}
+
+/* The set-switch clock: the thread's CPU time, or the CPU's wall time. */
+static int pfm_timer_attach(struct pfm_context *ctx)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.disabled = 1,
+		.exclude_hv = 1,
+	};
+	struct perf_event *ev;
+	struct pfm_set *set;
+	bool need = false;
+
+	list_for_each_entry(set, &ctx->sets, list)
+		need |= !!(set->flags & PFM_SETFL_TIME_SWITCH);
+	if (!need)
+		return 0;
+	attr.config = ctx->task ? PERF_COUNT_SW_TASK_CLOCK : PERF_COUNT_SW_CPU_CLOCK;
+	attr.sample_period = pfm_timer_period(ctx->active);
+	if (ctx->task)
+		ev = perf_event_create_kernel_counter(&attr, -1, ctx->task,
+						      pfm_timer_handler, ctx);
+	else
+		ev = perf_event_create_kernel_counter(&attr, ctx->cpu, NULL,
+						      pfm_timer_handler, ctx);
+	if (IS_ERR(ev))
+		return PTR_ERR(ev);
+	ctx->timer = ev;
+	return 0;
+}
+
+/* Every explicit next set must exist (checked at load, as the spec says). */
+static int pfm_check_chain(struct pfm_context *ctx)
+{
+	struct pfm_set *set;
+
+	list_for_each_entry(set, &ctx->sets, list)
+		if ((set->flags & PFM_SETFL_EXPL_NEXT) &&
+		    !pfm_find_set(ctx, set->id_next))
+			return -EINVAL;
+	return 0;
 }
 
 static int pfm_check_load(struct pfm_context *ctx, const struct pfarg_load *ld)
@@ -266,8 +525,8 @@ static int pfm_check_load(struct pfm_context *ctx, const struct pfarg_load *ld)
 	if (ld->load_reserved1 || memchr_inv(ld->load_reserved2, 0,
 					     sizeof(ld->load_reserved2)))
 		return -EINVAL;
-	if (ld->load_set)
-		return -EINVAL;		/* only set0 exists */
+	if (!pfm_find_set(ctx, ld->load_set) || pfm_check_chain(ctx))
+		return -EINVAL;
 	if (ld->load_flags & ~(PFM_LOADFL_INHERIT | PFM_LOADFL_ENABLE_ON_EXEC))
 		return -EINVAL;
 	if (!(ctx->flags & PFM_FL_SYSTEM_WIDE))
@@ -284,6 +543,7 @@ static int pfm_check_load(struct pfm_context *ctx, const struct pfarg_load *ld)
 int pfm_ctx_load(struct pfm_context *ctx, const struct pfarg_load *ld)
 {
 	struct task_struct *task = NULL;
+	struct pfm_set *set;
 	int ret, i;
 
 	ret = pfm_check_load(ctx, ld);
@@ -305,13 +565,25 @@ int pfm_ctx_load(struct pfm_context *ctx, const struct pfarg_load *ld)
 	ctx->load_flags = ld->load_flags;
 	ctx->started = false;
 	ctx->self = task == current;
-	for (i = 0; i < PFM_NUM_COUNTERS; i++) {
-		if (!ctx->ctr[i].evtsel)
-			continue;
-		ret = pfm_counter_attach(ctx, &ctx->ctr[i]);
-		if (ret)
-			goto out_detach;
+	ctx->active = pfm_find_set(ctx, ld->load_set);
+	ctx->masked = false;
+	ctx->switch_pending = false;
+	memset(ctx->ovfl_pmds, 0, sizeof(ctx->ovfl_pmds));
+	ctx->active->runs++;
+	memset(ctx->active->switch_pmds, 0, sizeof(ctx->active->switch_pmds));
+	pfm_set_arm_triggers(ctx, ctx->active);
+	list_for_each_entry(set, &ctx->sets, list) {
+		for (i = 0; i < PFM_NUM_COUNTERS; i++) {
+			if (!set->ctr[i].evtsel)
+				continue;
+			ret = pfm_counter_attach(ctx, &set->ctr[i]);
+			if (ret)
+				goto out_detach;
+		}
 	}
+	ret = pfm_timer_attach(ctx);
+	if (ret)
+		goto out_detach;
 	list_add(&ctx->loaded, &pfm_loaded_list);
 	mutex_unlock(&pfm_loaded_lock);
 
@@ -335,7 +607,16 @@ out_unlock:
 
 static void pfm_do_unload(struct pfm_context *ctx)
 {
+	unsigned long flags;
+
+	if (ctx->started)
+		pfm_set_clock(ctx, false);
 	pfm_detach_all(ctx);
+	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
+	ctx->masked = false;
+	ctx->switch_pending = false;
+	memset(ctx->ovfl_pmds, 0, sizeof(ctx->ovfl_pmds));
+	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
 	pfm_unwatch_exit(ctx);
 	WRITE_ONCE(ctx->exit_seen, false);
 	mutex_lock(&pfm_loaded_lock);
@@ -387,10 +668,19 @@ bool pfm_ctx_exit_pending(struct pfm_context *ctx)
 
 void pfm_ctx_free(struct pfm_context *ctx)
 {
+	struct pfm_set *set, *tmp;
+
 	mutex_lock(&ctx->lock);
 	if (ctx->state == PFM_CTX_LOADED)
 		pfm_do_unload(ctx);
 	mutex_unlock(&ctx->lock);
+	/* no event is left to raise the irq_work; the work sees UNLOADED */
+	irq_work_sync(&ctx->irq_work);
+	cancel_work_sync(&ctx->switch_work);
+	list_for_each_entry_safe(set, tmp, &ctx->sets, list) {
+		list_del(&set->list);
+		kfree(set);
+	}
 	mutex_destroy(&ctx->lock);
 	kmem_cache_free(pfm_ctx_cache, ctx);
 	atomic_dec(&pfm_nr_contexts);
@@ -430,13 +720,14 @@ int pfm_ctx_create(struct pfm_context *ctx, const struct pfarg_ctx *arg)
 		return -EPERM;
 
 	ctx->flags = arg->ctx_flags;
+	ctx->kernel_ip = perfmon_capable();
 	ctx->state = PFM_CTX_UNLOADED;
 	return 0;
 }
 
 int pfm_ctx_start(struct pfm_context *ctx, const struct pfarg_start *st)
 {
-	int i;
+	struct pfm_set *set = NULL;
 
 	if (st->start_flags & ~(PFM_STARTFL_SET | PFM_STARTFL_RESTART) ||
 	    st->start_reserved1 ||
@@ -444,30 +735,240 @@ int pfm_ctx_start(struct pfm_context *ctx, const struct pfarg_start *st)
 		return -EINVAL;
 	if (!(st->start_flags & PFM_STARTFL_SET) && st->start_set)
 		return -EINVAL;
+	if (st->start_flags == (PFM_STARTFL_SET | PFM_STARTFL_RESTART))
+		return -EINVAL;
 	if (ctx->state != PFM_CTX_LOADED)
 		return -EBUSY;
-	if (st->start_set)
-		return -EINVAL;		/* only set0 exists */
-	/* nothing masks monitoring without overflow notification */
 	if (st->start_flags & PFM_STARTFL_RESTART)
-		return -EBUSY;
-	for (i = 0; i < PFM_NUM_COUNTERS; i++)
-		if (ctx->ctr[i].event)
-			perf_event_enable(ctx->ctr[i].event);
+		return pfm_ctx_restart(ctx);
+	if (st->start_flags & PFM_STARTFL_SET) {
+		set = pfm_find_set(ctx, st->start_set);
+		if (!set)
+			return -EINVAL;
+	}
+	if (set && (set != ctx->active || !ctx->started)) {
+		/* a named set counts as a run, started or switched to */
+		if (ctx->started) {
+			pfm_switch_to(ctx, set);
+			return 0;
+		}
+		ctx->active = set;
+		set->runs++;
+		pfm_set_arm_triggers(ctx, set);
+		if (ctx->timer)
+			perf_event_period(ctx->timer, pfm_timer_period(set));
+	}
+	if (ctx->started)
+		return 0;
+	pfm_set_enable(ctx->active, true);
+	if (ctx->timer)
+		perf_event_enable(ctx->timer);
 	ctx->started = true;
+	pfm_set_clock(ctx, true);
 	return 0;
 }
 
 int pfm_ctx_stop(struct pfm_context *ctx)
 {
-	int i;
+	if (ctx->state != PFM_CTX_LOADED)
+		return -EBUSY;
+	if (!ctx->started)
+		return 0;
+	pfm_set_clock(ctx, false);
+	if (ctx->timer)
+		perf_event_disable(ctx->timer);
+	pfm_set_enable(ctx->active, false);
+	ctx->started = false;
+	return 0;
+}
+
+static bool pfm_bit(const u64 *bv, unsigned int n)
+{
+	return bv[n / 64] & (1ULL << (n % 64));
+}
+
+/* Long reset of c at restart (ctx->lock held, masked). */
+static void pfm_long_reset(struct pfm_context *ctx, struct pfm_counter *c)
+{
+	unsigned long flags;
+	u64 v;
+
+	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
+	v = pfm_next_reset(c, c->long_reset);
+	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
+	pfm_counter_set(ctx, c, v);
+}
+
+/*
+ * PFM_STARTFL_RESTART: after a notification, the overflowed PMDs and the
+ * PMDs in their reset_pmds get their long reset values (randomised), the
+ * other PMDs count on from where the mask froze them, and a set switch
+ * held back by the mask happens now.
+ */
+int pfm_ctx_restart(struct pfm_context *ctx)
+{
+	struct pfm_set *set = ctx->active;
+	u64 ovfl[PFM_PMD_BV], reset[PFM_PMD_BV];
+	unsigned long flags;
+	unsigned int i, j;
 
 	if (ctx->state != PFM_CTX_LOADED)
 		return -EBUSY;
+	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
+	if (!ctx->masked) {
+		raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
+		return -EBUSY;
+	}
+	memcpy(ovfl, ctx->ovfl_pmds, sizeof(ovfl));
+	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
+
+	memcpy(reset, ovfl, sizeof(reset));
+	for (i = 0; i < PFM_NUM_COUNTERS; i++) {
+		if (!pfm_bit(ovfl, i))
+			continue;
+		for (j = 0; j < PFM_PMD_BV; j++)
+			reset[j] |= set->ctr[i].reset_pmds[j];
+	}
 	for (i = 0; i < PFM_NUM_COUNTERS; i++)
-		if (ctx->ctr[i].event)
-			perf_event_disable(ctx->ctr[i].event);
-	ctx->started = false;
+		if (pfm_bit(reset, i))
+			pfm_long_reset(ctx, &set->ctr[i]);
+
+	/* the others: the events they saw while masked do not count */
+	for (i = 0; i < PFM_NUM_COUNTERS; i++) {
+		struct pfm_counter *c = &set->ctr[i];
+
+		if (c->event && c->frozen && !pfm_bit(reset, i))
+			pfm_counter_set(ctx, c, c->frozen_val);
+	}
+	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
+	for (i = 0; i < PFM_NUM_COUNTERS; i++)
+		set->ctr[i].frozen = false;
+	memset(ctx->ovfl_pmds, 0, sizeof(ctx->ovfl_pmds));
+	ctx->masked = false;
+	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
+	for (i = 0; i < PFM_NUM_COUNTERS; i++)
+		pfm_counter_arm(ctx, &set->ctr[i]);
+	if (ctx->started)
+		pfm_set_clock(ctx, true);
+	if (ctx->started && ctx->switch_pending)
+		pfm_switch_to(ctx, pfm_next_set(ctx, set));
+	return 0;
+}
+
+void pfm_ctx_info(struct pfm_context *ctx, struct pfarg_ctxinfo *ci)
+{
+	unsigned long flags;
+
+	memset(ci, 0, sizeof(*ci));
+	ci->ctx_flags = ctx->flags;
+	if (ctx->state == PFM_CTX_LOADED)
+		ci->ctx_state |= PFM_CTXINFO_LOADED;
+	if (ctx->started)
+		ci->ctx_state |= PFM_CTXINFO_STARTED;
+	ci->ctx_active_set = ctx->active->id;
+	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
+	if (ctx->masked)
+		ci->ctx_state |= PFM_CTXINFO_MASKED;
+	ci->ctx_msg_count = ctx->msg_count;
+	ci->ctx_msg_dropped = ctx->msg_dropped;
+	memcpy(ci->ctx_ovfl_pmds, ctx->ovfl_pmds, sizeof(ci->ctx_ovfl_pmds));
+	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
+}
+
+/* --- event sets --------------------------------------------------------- */
+
+#define PFM_SETFL_KNOWN	(PFM_SETFL_OVFL_SWITCH | PFM_SETFL_TIME_SWITCH | \
+			 PFM_SETFL_EXPL_NEXT)
+#define PFM_TIMEOUT_MIN	10000ULL	/* perf's shortest clock period, ns */
+
+/*
+ * Create a set, or modify an existing one (its registers are kept).
+ * Only while unloaded.  The effective timeout (at least 10 us, perf's
+ * shortest clock period) is written back.
+ */
+int pfm_ctx_create_set(struct pfm_context *ctx, struct pfarg_setdesc *sd)
+{
+	struct pfm_set *set, *pos;
+
+	if (ctx->state != PFM_CTX_UNLOADED)
+		return -EBUSY;
+	if (sd->set_flags & ~PFM_SETFL_KNOWN ||
+	    memchr_inv(sd->set_reserved2, 0, sizeof(sd->set_reserved2)))
+		return -EINVAL;
+	if ((sd->set_flags & PFM_SETFL_OVFL_SWITCH) &&
+	    (sd->set_flags & PFM_SETFL_TIME_SWITCH))
+		return -EINVAL;		/* one switching method per set */
+	if (sd->set_flags & PFM_SETFL_TIME_SWITCH) {
+		if (!sd->set_timeout || sd->set_timeout > PFM_PERIOD_MAX)
+			return -EINVAL;
+		sd->set_timeout = max(sd->set_timeout, PFM_TIMEOUT_MIN);
+	} else if (sd->set_timeout) {
+		return -EINVAL;
+	}
+	if (!(sd->set_flags & PFM_SETFL_EXPL_NEXT) && sd->set_id_next)
+		return -EINVAL;
+
+	set = pfm_find_set(ctx, sd->set_id);
+	if (!set) {
+		if (ctx->nsets >= PFM_SETS_MAX)
+			return -ENOSPC;
+		set = pfm_set_alloc(ctx, sd->set_id);
+		if (!set)
+			return -ENOMEM;
+		list_for_each_entry(pos, &ctx->sets, list)
+			if (pos->id > set->id)
+				break;
+		list_add_tail(&set->list, &pos->list);
+		ctx->nsets++;
+	}
+	set->flags = sd->set_flags;
+	set->id_next = sd->set_id_next;
+	set->timeout = sd->set_timeout;
+	return 0;
+}
+
+int pfm_ctx_delete_set(struct pfm_context *ctx, struct pfarg_setdesc *sd)
+{
+	struct pfm_set *set;
+
+	if (ctx->state != PFM_CTX_UNLOADED)
+		return -EBUSY;
+	set = pfm_find_set(ctx, sd->set_id);
+	if (!set || !set->id)
+		return -EINVAL;		/* set0 cannot be deleted */
+	if (ctx->active == set)
+		ctx->active = list_first_entry(&ctx->sets, struct pfm_set, list);
+	list_del(&set->list);
+	ctx->nsets--;
+	kfree(set);
+	return 0;
+}
+
+int pfm_ctx_getinfo_set(struct pfm_context *ctx, struct pfarg_setinfo *si)
+{
+	struct pfm_set *set = pfm_find_set(ctx, si->set_id);
+	unsigned long flags;
+	u16 id = si->set_id;
+	int i;
+
+	memset(si, 0, sizeof(*si));
+	si->set_id = id;
+	if (!set)
+		return -EINVAL;
+	si->set_id_next = set->id_next;
+	si->set_flags = set->flags;
+	si->set_timeout = set->timeout;
+	for (i = 0; i < PFM_PMC_EXT2_BASE + PFM_NUM_COUNTERS; i++)
+		si->set_avail_pmcs[i / 64] |= 1ULL << (i % 64);
+	for (i = 0; i < PFM_NUM_COUNTERS; i++)
+		si->set_avail_pmds[i / 64] |= 1ULL << (i % 64);
+	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
+	memcpy(si->set_ovfl_pmds, set->switch_pmds, sizeof(si->set_ovfl_pmds));
+	si->set_runs = set->runs;
+	si->set_act_duration = set->act_duration;
+	if (set->act_since)
+		si->set_act_duration += local_clock() - set->act_since;
+	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
 	return 0;
 }
 
@@ -483,13 +984,15 @@ int pfm_ctx_write_pmc(struct pfm_context *ctx, struct pfarg_pmc *pmc)
 {
 	unsigned int n = pmc->reg_num;
 	struct pfm_counter *c, next;
+	struct pfm_set *set;
 	u32 retfl = 0;
 	u64 *reg;
 	int ret;
 
 	if (n >= PFM_PMC_EXT2_BASE + PFM_NUM_COUNTERS)
 		return pfm_reg_fail(&pmc->reg_flags, PFM_REG_RETFL_NOTAVAIL, -EINVAL);
-	if (pmc->reg_set)
+	set = pfm_find_set(ctx, pmc->reg_set);
+	if (!set)
 		return pfm_reg_fail(&pmc->reg_flags, PFM_REG_RETFL_NOSET, -EINVAL);
 	if (pmc->reg_flags & PFM_PMCFL_NO_EMUL64)
 		return pfm_reg_fail(&pmc->reg_flags, PFM_REG_RETFL_NOTSUPP, -EOPNOTSUPP);
@@ -497,8 +1000,10 @@ int pfm_ctx_write_pmc(struct pfm_context *ctx, struct pfarg_pmc *pmc)
 	    memchr_inv(pmc->reg_reserved2, 0, sizeof(pmc->reg_reserved2)))
 		return pfm_reg_fail(&pmc->reg_flags, PFM_REG_RETFL_EINVAL, -EINVAL);
 
-	c = &ctx->ctr[n % PFM_NUM_COUNTERS];
-	next = *c;
+	c = &set->ctr[n % PFM_NUM_COUNTERS];
+	next.evtsel = c->evtsel;
+	next.ext1 = c->ext1;
+	next.ext2 = c->ext2;
 	if (n < PFM_PMC_EXT1_BASE)
 		reg = &next.evtsel;
 	else if (n < PFM_PMC_EXT2_BASE)
@@ -517,7 +1022,7 @@ int pfm_ctx_write_pmc(struct pfm_context *ctx, struct pfarg_pmc *pmc)
 		return 0;
 	}
 	/* loaded: a new event replaces the old one, the PMD keeps its count */
-	pfm_counter_detach(c);
+	pfm_counter_detach(ctx, c);
 	c->evtsel = next.evtsel;
 	c->ext1 = next.ext1;
 	c->ext2 = next.ext2;
@@ -531,68 +1036,100 @@ int pfm_ctx_write_pmc(struct pfm_context *ctx, struct pfarg_pmc *pmc)
 	return 0;
 }
 
-static int pfm_check_pmd(struct pfarg_pmd *pmd)
+static struct pfm_counter *pfm_check_pmd(struct pfm_context *ctx,
+					 struct pfarg_pmd *pmd, int *err)
 {
-	if (pmd->reg_num >= PFM_NUM_COUNTERS)
-		return pfm_reg_fail(&pmd->reg_flags, PFM_REG_RETFL_NOTAVAIL, -EINVAL);
-	if (pmd->reg_set)
-		return pfm_reg_fail(&pmd->reg_flags, PFM_REG_RETFL_NOSET, -EINVAL);
+	struct pfm_set *set;
+
+	*err = -EINVAL;
+	if (pmd->reg_num >= PFM_NUM_COUNTERS) {
+		pmd->reg_flags |= PFM_REG_RETFL_NOTAVAIL;
+		return NULL;
+	}
+	set = pfm_find_set(ctx, pmd->reg_set);
+	if (!set) {
+		pmd->reg_flags |= PFM_REG_RETFL_NOSET;
+		return NULL;
+	}
 	if (pmd->reg_reserved1 ||
-	    memchr_inv(pmd->reg_reserved2, 0, sizeof(pmd->reg_reserved2)))
-		return pfm_reg_fail(&pmd->reg_flags, PFM_REG_RETFL_EINVAL, -EINVAL);
-	return 0;
+	    memchr_inv(pmd->reg_reserved2, 0, sizeof(pmd->reg_reserved2))) {
+		pmd->reg_flags |= PFM_REG_RETFL_EINVAL;
+		return NULL;
+	}
+	*err = 0;
+	return &set->ctr[pmd->reg_num];
 }
 
+/*
+ * The PMD value and its overflow fields.  Sampling (PFM_PMDFL_SMPL,
+ * smpl_pmds, eventid) needs a format: EOPNOTSUPP.  reset_pmds name PMDs
+ * of the same set; random needs a seed that is not 0 modulo 2^31 - 1 and
+ * a mask of at most 31 bits.
+ */
 int pfm_ctx_write_pmd(struct pfm_context *ctx, struct pfarg_pmd *pmd)
 {
 	u32 known = PFM_PMDFL_SMPL | PFM_PMDFL_SWITCH | PFM_PMDFL_OVFL_NOTIFY |
 		    PFM_PMDFL_RANDOM;
 	struct pfm_counter *c;
-	u64 count, enabled, running;
-	int ret;
+	unsigned long flags;
+	int ret, i;
 
-	ret = pfm_check_pmd(pmd);
-	if (ret)
+	c = pfm_check_pmd(ctx, pmd, &ret);
+	if (!c)
 		return ret;
 	if (pmd->reg_flags & ~known)
 		return pfm_reg_fail(&pmd->reg_flags, PFM_REG_RETFL_EINVAL, -EINVAL);
-	/* overflow processing, sampling and set switching come later */
-	if (pmd->reg_flags || pmd->reg_long_reset || pmd->reg_short_reset ||
-	    pmd->reg_ovfl_switch_cnt || pmd->reg_smpl_eventid ||
-	    pmd->reg_random_mask || pmd->reg_random_seed ||
-	    memchr_inv(pmd->reg_reset_pmds, 0, sizeof(pmd->reg_reset_pmds)) ||
+	if ((pmd->reg_flags & PFM_PMDFL_SMPL) || pmd->reg_smpl_eventid ||
 	    memchr_inv(pmd->reg_smpl_pmds, 0, sizeof(pmd->reg_smpl_pmds)))
 		return pfm_reg_fail(&pmd->reg_flags, PFM_REG_RETFL_NOTSUPP,
 				    -EOPNOTSUPP);
+	for (i = 1; i < PFM_PMD_BV; i++)
+		if (pmd->reg_reset_pmds[i])
+			return pfm_reg_fail(&pmd->reg_flags,
+					    PFM_REG_RETFL_EINVAL, -EINVAL);
+	if (pmd->reg_random_mask > PFM_RANDOM_MASK_MAX)
+		return pfm_reg_fail(&pmd->reg_flags, PFM_REG_RETFL_EINVAL, -EINVAL);
+	if ((pmd->reg_flags & PFM_PMDFL_RANDOM) &&
+	    !(pmd->reg_random_seed % PFM_RANDOM_MODULUS))
+		return pfm_reg_fail(&pmd->reg_flags, PFM_REG_RETFL_EINVAL, -EINVAL);
 
-	c = &ctx->ctr[pmd->reg_num];
-	if (c->event) {
-		count = perf_event_read_value(c->event, &enabled, &running);
-		c->offset = pmd->reg_value - count;
-	} else {
-		c->value = pmd->reg_value;
-	}
+	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
+	c->flags = pmd->reg_flags;
+	c->long_reset = pmd->reg_long_reset;
+	c->short_reset = pmd->reg_short_reset;
+	c->switch_cnt = pmd->reg_ovfl_switch_cnt;
+	c->switch_left = pmd->reg_ovfl_switch_cnt;
+	memcpy(c->reset_pmds, pmd->reg_reset_pmds, sizeof(c->reset_pmds));
+	c->random_mask = pmd->reg_random_mask;
+	c->seed = pmd->reg_random_seed;
+	c->rand_state = pmd->reg_random_seed % PFM_RANDOM_MODULUS;
+	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
+	pfm_counter_set(ctx, c, pmd->reg_value);
 	return 0;
 }
 
 int pfm_ctx_read_pmd(struct pfm_context *ctx, struct pfarg_pmd *pmd)
 {
-	int ret = pfm_check_pmd(pmd);
+	struct pfm_counter *c;
+	unsigned long flags;
+	int ret;
 
-	if (ret)
+	c = pfm_check_pmd(ctx, pmd, &ret);
+	if (!c)
 		return ret;
 	if (pmd->reg_flags)
 		return pfm_reg_fail(&pmd->reg_flags, PFM_REG_RETFL_EINVAL, -EINVAL);
-	pfm_counter_read(&ctx->ctr[pmd->reg_num], pmd);
-	/* no overflow processing yet: every reset and sampling field is 0 */
-	pmd->reg_long_reset = 0;
-	pmd->reg_short_reset = 0;
-	pmd->reg_last_reset_val = 0;
-	pmd->reg_ovfl_switch_cnt = 0;
-	memset(pmd->reg_reset_pmds, 0, sizeof(pmd->reg_reset_pmds));
+	pfm_counter_read(ctx, c, pmd);
+	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
+	pmd->reg_long_reset = c->long_reset;
+	pmd->reg_short_reset = c->short_reset;
+	pmd->reg_last_reset_val = c->last_reset;
+	pmd->reg_ovfl_switch_cnt = c->switch_left;
+	memcpy(pmd->reg_reset_pmds, c->reset_pmds, sizeof(pmd->reg_reset_pmds));
 	memset(pmd->reg_smpl_pmds, 0, sizeof(pmd->reg_smpl_pmds));
 	pmd->reg_smpl_eventid = 0;
-	pmd->reg_random_mask = 0;
-	pmd->reg_random_seed = 0;
+	pmd->reg_random_mask = c->random_mask;
+	pmd->reg_random_seed = c->seed;
+	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
 	return 0;
 }

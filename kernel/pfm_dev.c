@@ -128,6 +128,8 @@ union pfm_elem {
 	struct pfarg_pmc pmc;
 	struct pfarg_pmd pmd;
 	struct pfarg_reginfo info;
+	struct pfarg_setdesc setdesc;
+	struct pfarg_setinfo setinfo;
 };
 
 typedef int (*pfm_elem_fn)(struct pfm_context *ctx, union pfm_elem *e);
@@ -145,6 +147,22 @@ static int pfm_do_write_pmd(struct pfm_context *ctx, union pfm_elem *e)
 static int pfm_do_read_pmd(struct pfm_context *ctx, union pfm_elem *e)
 {
 	return pfm_ctx_read_pmd(ctx, &e->pmd);
+}
+
+static int pfm_do_create_set(struct pfm_context *ctx, union pfm_elem *e)
+{
+	return pfm_ctx_create_set(ctx, &e->setdesc);
+}
+
+/* only set_id is used; the rest of the element is left as it was */
+static int pfm_do_delete_set(struct pfm_context *ctx, union pfm_elem *e)
+{
+	return pfm_ctx_delete_set(ctx, &e->setdesc);
+}
+
+static int pfm_do_info_set(struct pfm_context *ctx, union pfm_elem *e)
+{
+	return pfm_ctx_getinfo_set(ctx, &e->setinfo);
 }
 
 static int pfm_do_info_pmc(struct pfm_context *ctx, union pfm_elem *e)
@@ -321,6 +339,19 @@ static int pfm_cmd_flags(struct pfm_context *ctx, void __user *uarg,
 	return fn(ctx);
 }
 
+static int pfm_cmd_info(struct pfm_context *ctx, void __user *uarg,
+			unsigned int usize)
+{
+	struct pfarg_ctxinfo ci;
+	int ret;
+
+	ret = pfm_copy_in(&ci, sizeof(ci), uarg, usize);
+	if (ret)
+		return ret;
+	pfm_ctx_info(ctx, &ci);
+	return pfm_copy_out(uarg, usize, &ci, sizeof(ci));
+}
+
 static long pfm_ctx_ioctl(struct pfm_context *ctx, unsigned int nr,
 			  void __user *uarg, unsigned int usize)
 {
@@ -344,6 +375,17 @@ static long pfm_ctx_ioctl(struct pfm_context *ctx, unsigned int nr,
 		return pfm_cmd_start(ctx, uarg, usize);
 	case _IOC_NR(PFM_STOP):
 		return pfm_cmd_flags(ctx, uarg, usize, pfm_ctx_stop);
+	case _IOC_NR(PFM_CREATE_EVTSETS):
+		return pfm_vector(ctx, uarg, usize, sizeof(struct pfarg_setdesc),
+				  pfm_do_create_set);
+	case _IOC_NR(PFM_DELETE_EVTSETS):
+		return pfm_vector(ctx, uarg, usize, sizeof(struct pfarg_setdesc),
+				  pfm_do_delete_set);
+	case _IOC_NR(PFM_GETINFO_EVTSETS):
+		return pfm_vector(ctx, uarg, usize, sizeof(struct pfarg_setinfo),
+				  pfm_do_info_set);
+	case _IOC_NR(PFM_GETINFO_CTX):
+		return pfm_cmd_info(ctx, uarg, usize);
 	}
 	return -ENOTTY;
 }
@@ -371,11 +413,12 @@ static long pfm_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case _IOC_NR(PFM_GETINFO_PMDS):
 		return pfm_vector(NULL, uarg, usize, sizeof(struct pfarg_reginfo),
 				  pfm_do_info_pmd);
+	case _IOC_NR(PFM_GETINFO_FMTS):
+		return -EOPNOTSUPP;	/* reserved: sampling formats */
 	case _IOC_NR(PFM_CREATE_EVTSETS):
 	case _IOC_NR(PFM_DELETE_EVTSETS):
 	case _IOC_NR(PFM_GETINFO_EVTSETS):
-	case _IOC_NR(PFM_GETINFO_FMTS):
-		return -EOPNOTSUPP;	/* reserved: event sets, formats */
+	case _IOC_NR(PFM_GETINFO_CTX):
 	case _IOC_NR(PFM_CREATE_CONTEXT):
 	case _IOC_NR(PFM_WRITE_PMCS):
 	case _IOC_NR(PFM_WRITE_PMDS):

@@ -111,9 +111,14 @@ struct pfarg_ctx {
 #define PFM_PMCFL_NO_EMUL64	0x1	/* no 64-bit emulation (reserved) */
 
 #define PFM_PMDFL_SMPL		0x1	/* used for sampling (reserved) */
-#define PFM_PMDFL_SWITCH	0x2	/* used in overflow switching (reserved) */
-#define PFM_PMDFL_OVFL_NOTIFY	0x4	/* notify on 64-bit overflow (reserved) */
-#define PFM_PMDFL_RANDOM	0x8	/* randomise the reset value (reserved) */
+#define PFM_PMDFL_SWITCH	0x2	/* used in overflow switching (informative) */
+#define PFM_PMDFL_OVFL_NOTIFY	0x4	/* notify (and mask) on 64-bit overflow */
+#define PFM_PMDFL_RANDOM	0x8	/* randomise the reset values */
+
+/* randomisation: seeds reduce modulo 2^31 - 1 and must not reduce to 0;
+ * masks have at most 31 bits */
+#define PFM_RANDOM_MODULUS	0x7fffffffU
+#define PFM_RANDOM_MASK_MAX	0x7fffffffULL
 
 /* reg_flags output bits: why the element failed */
 #define PFM_REG_RETFL_NOTSUPP	(1U << 27)	/* event not countable here */
@@ -137,10 +142,10 @@ struct pfarg_pmd {
 	__u16 reg_set;
 	__u32 reg_flags;
 	__u64 reg_value;		/* the 64-bit count */
-	__u64 reg_long_reset;		/* sampling (reserved, zero) */
-	__u64 reg_short_reset;		/* sampling (reserved, zero) */
-	__u64 reg_last_reset_val;	/* out */
-	__u64 reg_ovfl_switch_cnt;	/* event sets (reserved, zero) */
+	__u64 reg_long_reset;		/* reload value at restart */
+	__u64 reg_short_reset;		/* reload value after an overflow in the kernel */
+	__u64 reg_last_reset_val;	/* out: the last value reloaded */
+	__u64 reg_ovfl_switch_cnt;	/* overflows before a set switch; out: left */
 	__u64 reg_reset_pmds[PFM_PMD_BV];
 	__u64 reg_smpl_pmds[PFM_PMD_BV];
 	__u64 reg_smpl_eventid;
@@ -282,6 +287,7 @@ struct pfarg_ovfl_msg {
 	__u32 msg_ovfl_tid;
 	__u64 msg_ovfl_ip;
 	__u64 msg_ovfl_pmds[PFM_PMD_BV];
+	__u64 msg_tstamp;		/* ns, local_clock() of the overflow CPU */
 };
 
 /* read(2) sizes are whole multiples of this union: 64 bytes */
@@ -289,6 +295,23 @@ union pfarg_msg {
 	__u32 type;
 	struct pfarg_ovfl_msg pfm_ovfl_msg;
 	__u64 msg_reserved[8];
+};
+
+/* --- the context's state (ours, not in the spec) ----------------------- */
+
+#define PFM_CTXINFO_LOADED	0x1
+#define PFM_CTXINFO_STARTED	0x2
+#define PFM_CTXINFO_MASKED	0x4	/* an overflow waits for PFM_STARTFL_RESTART */
+
+struct pfarg_ctxinfo {
+	__u32 ctx_flags;		/* out: PFM_FL_* given at create */
+	__u32 ctx_state;		/* out: PFM_CTXINFO_* */
+	__u16 ctx_active_set;		/* out */
+	__u16 ctx_reserved1;
+	__u32 ctx_msg_count;		/* out: messages queued */
+	__u64 ctx_msg_dropped;		/* out: messages dropped on a full queue */
+	__u64 ctx_ovfl_pmds[PFM_PMD_BV];	/* out: overflowed PMDs while masked */
+	__u64 ctx_reserved2[4];
 };
 
 /* --- commands ----------------------------------------------------------- */
@@ -312,5 +335,6 @@ union pfarg_msg {
 #define PFM_DELETE_EVTSETS	_IOWR(PFM_IOC_MAGIC, 0x19, struct pfarg_vec)
 #define PFM_GETINFO_EVTSETS	_IOWR(PFM_IOC_MAGIC, 0x1a, struct pfarg_vec)
 #define PFM_GETINFO_FMTS	_IOWR(PFM_IOC_MAGIC, 0x1b, struct pfarg_vec)
+#define PFM_GETINFO_CTX		_IOWR(PFM_IOC_MAGIC, 0x1c, struct pfarg_ctxinfo)
 
 #endif /* _UAPI_LINUX_PERFMON_H */

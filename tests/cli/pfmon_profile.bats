@@ -61,7 +61,9 @@ line_of() {
 	run -0 --separate-stderr "$PFMON" -x, -e cpu-clock --long-smpl-periods=100000 --profile-inlined "$SYMBIN" spin 400
 	p=$(pct "$output" hot_inline cpu-clock)
 	awk -v p="$p" 'BEGIN { exit !(p > 15 && p < 35) }'
-	[ -z "$(pct "$output" inline_caller cpu-clock)" ]
+	# only inline_caller's own few instructions stay under its name
+	p=$(pct "$output" inline_caller cpu-clock)
+	awk -v p="${p:-0}" 'BEGIN { exit !(p < 2) }'
 }
 
 @test "--resolve-addresses: every hot sample with its function, file:line and inline chain" {
@@ -94,9 +96,15 @@ for l in lines[1:-1]:
     if func not in want:
         continue
     wmod, wsrc, lo, hi = want[func]
+    if func == "inline_caller" and chain is None:
+        # inline_caller's own instructions, around the call
+        assert call_line - 2 <= int(line) <= call_line + 3, (func, line)
+        continue
     assert module == src + "/build/" + wmod, (func, module)
     assert file == src + "/" + wsrc, (func, file)
-    assert lo <= int(line) <= hi, (func, line, lo, hi)
+    # from the function's first line to its closing brace, two lines
+    # after the marked call (the return statement, then the brace)
+    assert lo <= int(line) <= hi + 2, (func, line, lo, hi)
     if func == "inline_caller":
         assert chain == "hot_inline %s/symwork.c:%d" % (src, call_line), chain
     else:

@@ -134,9 +134,11 @@ setup() {
 	assert_output "EINVAL BADVALUE"
 	run -0 pfm_test pmd write reserved1
 	assert_output "EINVAL BADVALUE"
-	for f in flags short_reset smpl_pmds random_seed; do
+	run -0 pfm_test pmd write smpl_pmds
+	assert_output "EOPNOTSUPP NOTSUPP"
+	for f in flags short_reset random_seed; do
 		run -0 pfm_test pmd write $f
-		assert_output "EOPNOTSUPP NOTSUPP"
+		assert_output OK
 	done
 	run -0 pfm_test pmd write none 63
 	assert_output OK
@@ -197,13 +199,13 @@ setup() {
 	assert_output EFAULT
 }
 
-@test "unknown commands ENOTTY; reserved event-set and format commands EOPNOTSUPP" {
+@test "unknown commands ENOTTY; event sets need a context; formats EOPNOTSUPP" {
 	for k in unknown_nr wrong_magic wrong_dir; do
 		run -0 pfm_test ioctl $k
 		assert_output ENOTTY
 	done
 	run -0 pfm_test ioctl evtsets
-	assert_output EOPNOTSUPP
+	assert_output EBADF
 	run -0 pfm_test ioctl fmts
 	assert_output EOPNOTSUPP
 }

@@ -101,9 +101,10 @@ static unsigned long rnd_cmd(void)
 		dir = rnd_below(4);
 		break;
 	}
-	switch (rnd_below(4)) {
+	switch (rnd_below(5)) {
 	case 0: size = rnd_below(sizeof(arg)); break;
 	case 1: size = sizeof(struct pfarg_ctx); break;
+	case 2: size = sizeof(struct pfarg_ctxinfo); break;
 	default: size = sizeof(struct pfarg_vec); break;
 	}
 	if (nr >= 0x04 && nr < 0x10)

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Overflow processing of perfmon.ko, on the in-kernel perf_event
+ * overflow handler: 64-bit overflow of the logical PMDs, short resets,
+ * randomisation, masking and the overflow messages.
+ *
+ * The handler runs in interrupt context (NMI on PMUs that use it): it
+ * never sleeps, never copies to user space and takes only ctx->ovfl_lock
+ * (a raw spinlock, with trylock so that an NMI arriving on a CPU that
+ * holds it gives up instead of deadlocking).  Wakeups and set switches
+ * go through an irq_work and a work item.
+ */
+#include <linux/irq_work.h>
+#include <linux/perf_event.h>
+#include <linux/ptrace.h>
+#include <linux/sched/clock.h>
+#include <linux/smp.h>
+
+#include "pfm.h"
+
+/*
+ * Park-Miller minimal standard generator (16807 * s mod 2^31 - 1), in
+ * Carta's division-free form: 16807 * s is below 2^46; since 2^31 = 1
+ * mod 2^31 - 1, the part above bit 31 is added back to the low part and
+ * one subtraction brings the sum into range.  lib/random.c does the same.
+ */
+u32 pfm_random_step(u32 s)
+{
+	u64 p = 16807ULL * s;
+	u64 r = (p & PFM_RANDOM_MODULUS) + (p >> 31);
+
+	if (r >= PFM_RANDOM_MODULUS)
+		r -= PFM_RANDOM_MODULUS;
+	return (u32)r;
+}
+
+/* The next reset value of c from base (short or long): base + (random &
+ * mask), the generator advanced before each use; remembered as the last
+ * reset value. */
+u64 pfm_next_reset(struct pfm_counter *c, u64 base)
+{
+	u64 v = base;
+
+	if (c->flags & PFM_PMDFL_RANDOM) {
+		c->rand_state = pfm_random_step(c->rand_state);
+		v = base + (c->rand_state & c->random_mask);
+	}
+	c->last_reset = v;
+	return v;
+}
+
+/* Events from PMD value pmd to its 64-bit overflow, or the longest period
+ * when that is further (the handler then re-arms). */
+u64 pfm_distance(u64 pmd)
+{
+	u64 d = -pmd;
+
+	if (!d || d > PFM_PERIOD_MAX)
+		return PFM_PERIOD_MAX;
+	return d;
+}
+
+static bool pfm_swevent_counted(const struct perf_event *ev)
+{
+	if (ev->attr.type == PERF_TYPE_BREAKPOINT)
+		return true;
+	return ev->attr.type == PERF_TYPE_SOFTWARE &&
+	       ev->attr.config != PERF_COUNT_SW_CPU_CLOCK &&
+	       ev->attr.config != PERF_COUNT_SW_TASK_CLOCK;
+}
+
+/*
+ * Set the next interrupt of ev, from its overflow handler (or the
+ * handler of another counter of the same target): perf's software and
+ * breakpoint events count period_left up to zero, the clocks re-arm
+ * their hrtimer with sample_period after the handler returns.  On a
+ * hardware PMU the new period applies from the next interrupt on.
+ */
+void pfm_rearm(struct perf_event *ev, u64 period)
+{
+	struct hw_perf_event *hwc = &ev->hw;
+
+	hwc->sample_period = period;
+	if (!pfm_swevent_counted(ev))
+		return;
+	hwc->last_period = period;
+	local64_set(&hwc->period_left, -(s64)period);
+}
+
+/* Caller holds ovfl_lock. */
+void pfm_queue_msg_locked(struct pfm_context *ctx, const union pfarg_msg *msg)
+{
+	if (ctx->msg_count == PFM_MSGQ_DEPTH) {
+		ctx->msg_dropped++;
+		return;
+	}
+	ctx->msgq[(ctx->msg_head + ctx->msg_count) % PFM_MSGQ_DEPTH] = *msg;
+	ctx->msg_count++;
+}
+
+static void pfm_set_bit(u64 *bv, unsigned int n)
+{
+	bv[n / 64] |= 1ULL << (n % 64);
+}
+
+/* Reload c with its reset value from base, the event at count. */
+static void pfm_reset_atomic(struct pfm_counter *c, u64 count, u64 base)
+{
+	u64 v = pfm_next_reset(c, base);
+
+	if (!c->event) {
+		c->value = v;
+		return;
+	}
+	c->offset = v - count;
+	c->hi = v >= (1ULL << 63);
+	c->gen++;
+	pfm_rearm(c->event, pfm_distance(v));
+}
+
+/* Mask: every PMD of the set reads its value of now until restart. */
+static void pfm_mask(struct pfm_context *ctx, struct pfm_set *set)
+{
+	u64 now = local_clock();
+	int i;
+
+	for (i = 0; i < PFM_NUM_COUNTERS; i++) {
+		struct pfm_counter *c = &set->ctr[i];
+
+		if (!c->event || c->frozen)
+			continue;
+		c->frozen_val = c->offset + local64_read(&c->event->count);
+		c->frozen = true;
+	}
+	if (set->act_since) {
+		set->act_duration += now - set->act_since;
+		set->act_since = 0;
+	}
+	ctx->masked = true;
+}
+
+static void pfm_notify(struct pfm_context *ctx, struct pfm_set *set,
+		       struct pt_regs *regs)
+{
+	union pfarg_msg msg;
+	struct pfarg_ovfl_msg *m = &msg.pfm_ovfl_msg;
+
+	if (ctx->flags & PFM_FL_OVFL_NO_MSG)
+		return;
+	memset(&msg, 0, sizeof(msg));
+	m->msg_type = PFM_MSG_OVFL;
+	m->msg_ovfl_pid = task_tgid_nr(current);
+	m->msg_ovfl_tid = task_pid_nr(current);
+	m->msg_active_set = set->id;
+	m->msg_ovfl_cpu = smp_processor_id();
+	if (regs && (user_mode(regs) || ctx->kernel_ip))
+		m->msg_ovfl_ip = instruction_pointer(regs);
+	memcpy(m->msg_ovfl_pmds, ctx->ovfl_pmds, sizeof(m->msg_ovfl_pmds));
+	m->msg_tstamp = local_clock();
+	pfm_queue_msg_locked(ctx, &msg);
+}
+
+/* PMD c of the active set went past 2^64, the event at count. */
+static void pfm_overflow(struct pfm_context *ctx, struct pfm_set *set,
+			 struct pfm_counter *c, u64 count, struct pt_regs *regs)
+{
+	bool kick = false;
+	unsigned int j;
+
+	if ((set->flags & PFM_SETFL_OVFL_SWITCH) && c->switch_cnt &&
+	    c->switch_left && !--c->switch_left) {
+		pfm_set_bit(set->switch_pmds, c->num);
+		ctx->switch_pending = true;
+		kick = true;
+	}
+	if (c->flags & PFM_PMDFL_OVFL_NOTIFY) {
+		/* the PMD keeps its wrapped value until the restart */
+		pfm_set_bit(ctx->ovfl_pmds, c->num);
+		pfm_mask(ctx, set);
+		c->frozen_val = c->offset + count;
+		pfm_rearm(c->event, PFM_PERIOD_MAX);
+		pfm_notify(ctx, set, regs);
+		irq_work_queue(&ctx->irq_work);
+		return;
+	}
+	/* handled in the kernel: short reset of the PMD and its reset_pmds */
+	pfm_reset_atomic(c, count, c->short_reset);
+	for (j = 0; j < PFM_NUM_COUNTERS; j++) {
+		struct pfm_counter *r = &set->ctr[j];
+
+		if (j == c->num || !(c->reset_pmds[j / 64] & (1ULL << (j % 64))))
+			continue;
+		pfm_reset_atomic(r, r->event ? local64_read(&r->event->count) : 0,
+				 r->short_reset);
+	}
+	if (kick)
+		irq_work_queue(&ctx->irq_work);
+}
+
+void pfm_ovfl_handler(struct perf_event *ev, struct perf_sample_data *data,
+		      struct pt_regs *regs)
+{
+	struct pfm_counter *c = ev->overflow_handler_context;
+	struct pfm_set *set = c->set;
+	struct pfm_context *ctx = set->ctx;
+	unsigned long flags;
+	u64 count, pmd;
+
+	if (ev->parent) {
+		/* an inherited copy: overflows are processed on the target */
+		pfm_rearm(ev, PFM_PERIOD_MAX);
+		return;
+	}
+	if (!raw_spin_trylock_irqsave(&ctx->ovfl_lock, flags))
+		return;
+	if (READ_ONCE(c->event) != ev || ctx->masked || set != ctx->active) {
+		pfm_rearm(ev, PFM_PERIOD_MAX);
+		goto out;
+	}
+	count = local64_read(&ev->count);
+	pmd = c->offset + count;
+	if (!c->hi || pmd >= (1ULL << 63)) {
+		/* early, or a long period's step: not wrapped yet */
+		c->hi = pmd >= (1ULL << 63);
+		pfm_rearm(ev, pfm_distance(pmd));
+		goto out;
+	}
+	pfm_overflow(ctx, set, c, count, regs);
+out:
+	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
+}
+
+/* The set-switch timer: the active set's timeout has run out. */
+void pfm_timer_handler(struct perf_event *ev, struct perf_sample_data *data,
+		       struct pt_regs *regs)
+{
+	struct pfm_context *ctx = ev->overflow_handler_context;
+	unsigned long flags;
+
+	if (ev->parent)
+		return;
+	if (!raw_spin_trylock_irqsave(&ctx->ovfl_lock, flags))
+		return;
+	if (!ctx->masked && ctx->active &&
+	    (ctx->active->flags & PFM_SETFL_TIME_SWITCH)) {
+		ctx->switch_pending = true;
+		irq_work_queue(&ctx->irq_work);
+	}
+	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
+}
+
+/* Hard interrupt context, after the handler: wake readers, switch sets. */
+void pfm_irq_work(struct irq_work *w)
+{
+	struct pfm_context *ctx = container_of(w, struct pfm_context, irq_work);
+
+	wake_up_interruptible(&ctx->msg_wait);
+	if (READ_ONCE(ctx->switch_pending))
+		schedule_work(&ctx->switch_work);
+}

@@ -1,0 +1,92 @@
+#!/usr/bin/env bats
+# Overflow processing: 64-bit overflow of the PMDs, short and long reset
+# values, randomisation, notification messages, masking and restart.  A
+# breakpoint on a function counts its calls exactly, so every count here
+# is exact.
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load helpers
+	pfm_setup
+}
+
+@test "notify: exactly N/P overflow messages, each well formed, read with read(2)" {
+	run -0 pfm_test ovfl_notify 1000 100
+	assert_output "msgs 10 bad 0 pmd -100"
+	run -0 pfm_test ovfl_notify 777 7
+	assert_output "msgs 111 bad 0 pmd -7"
+	run -0 pfm_test ovfl_notify 50 1
+	assert_output "msgs 50 bad 0 pmd -1"
+}
+
+@test "a notification masks until restart; restart reloads the long reset value" {
+	run -0 pfm_test ovfl_mask 10 1000
+	assert_output "before EBUSY masked 1 ovfl 1 pmd0 0 faults frozen msgs O restart OK pmd0 -1000 then -997 masked 0 again EBUSY"
+}
+
+@test "restart in the wrong state: EBUSY" {
+	run -0 pfm_test restart_state
+	assert_output "unloaded EBUSY loaded EBUSY started EBUSY"
+	run -0 pfm_test start_flags 3 1
+	assert_output EINVAL
+}
+
+@test "64-bit emulation: a PMD near 2^64 overflows, reloads its short reset, keeps counting" {
+	run -0 pfm_test ovfl_sim 1000 -100 0
+	assert_output "pmd 900 last 0 ovfls 1 match"
+	run -0 pfm_test ovfl_sim 1000 -100 5
+	assert_output "pmd 905 last 5 ovfls 1 match"
+	# short reset -P: a period of P after the first overflow
+	run -0 pfm_test ovfl_sim 1010 -300 -70
+	assert_output "pmd -60 last -70 ovfls 11 match"
+}
+
+@test "randomised short resets in the kernel follow the generator exactly" {
+	run -0 pfm_test ovfl_sim 5000 -50 -50 15 42
+	echo "$output"
+	assert_output --regexp ' match$'
+	run -0 pfm_test ovfl_sim 5000 -1000 -1000 0x7fffffff 123456
+	echo "$output"
+	assert_output --regexp ' match$'
+}
+
+@test "randomised long resets: same seed same series, every value in [base, base+mask]" {
+	run -0 pfm_test ovfl_random 3000 100 31 7
+	first=$output
+	echo "$first"
+	assert_line --regexp '^resets [1-9][0-9]* inrange 1 generator 1$'
+	run -0 pfm_test ovfl_random 3000 100 31 7
+	[ "$output" = "$first" ]
+	run -0 pfm_test ovfl_random 3000 100 31 8
+	[ "$output" != "$first" ]
+	assert_line --regexp '^resets [1-9][0-9]* inrange 1 generator 1$'
+}
+
+@test "a full message queue drops the new message and counts the drop" {
+	run -0 pfm_test ovfl_drop 12
+	assert_output "queued 8 dropped 4 read 8"
+	run -0 pfm_test ovfl_drop 5
+	assert_output "queued 5 dropped 0 read 5"
+}
+
+@test "poll(2) and a blocked read(2) wake on an overflow of another process" {
+	run -0 pfm_test ovfl_poll 5
+	assert_output "POLLIN OVFL"
+	run -0 pfm_test ovfl_poll 5 read
+	assert_output "read OVFL"
+}
+
+@test "randomisation and sampling fields are checked when written" {
+	run -0 pfm_test pmd write seed0
+	assert_output "EINVAL BADVALUE"
+	run -0 pfm_test pmd write seed0 0 0x7fffffff
+	assert_output "EINVAL BADVALUE"
+	run -0 pfm_test pmd write seed0 0 0x80000000
+	assert_output OK
+	run -0 pfm_test pmd write mask32
+	assert_output "EINVAL BADVALUE"
+	run -0 pfm_test pmd write reset_hi
+	assert_output "EINVAL BADVALUE"
+	run -0 pfm_test pmd write smpl_flag
+	assert_output "EOPNOTSUPP NOTSUPP"
+}
