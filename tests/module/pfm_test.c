@@ -243,6 +243,15 @@ static void sc_pmd(int argc, char **argv)
 		p.reg_smpl_pmds[0] = 2;
 	else if (!strcmp(field, "random_seed"))
 		p.reg_random_seed = 5;
+	else if (!strcmp(field, "seed0")) {
+		p.reg_flags = PFM_PMDFL_RANDOM;
+		p.reg_random_seed = argc > 4 ? (uint32_t)strtoul(argv[4], NULL, 0) : 0;
+	} else if (!strcmp(field, "mask32"))
+		p.reg_random_mask = 1ull << 31;
+	else if (!strcmp(field, "reset_hi"))
+		p.reg_reset_pmds[1] = 1;
+	else if (!strcmp(field, "smpl_flag"))
+		p.reg_flags = PFM_PMDFL_SMPL;
 	else if (!strcmp(field, "reserved"))
 		p.reg_reserved2[3] = 1;
 	else if (!strcmp(field, "reserved1"))
@@ -599,7 +608,556 @@ static void sc_syswide(int argc, char **argv)
 	print_e(e);
 }
 
+
+/* --- overflow processing ------------------------------------------------ */
+
+/* The function the breakpoint tests count (in this program, so that a
+ * context can monitor itself exactly). */
+__attribute__((noinline, used)) void counted(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+static void call_counted(long n)
+{
+	for (long i = 0; i < n; i++)
+		counted();
+}
+
+static void slow_calls(long n)
+{
+	usleep(300000);
+	call_counted(n);
+}
+
+#define EV_BP_COUNTED	EV_BP_X(8)
+
+static void pmd_setup(struct pfarg_pmd *p, unsigned int num, uint64_t value)
+{
+	memset(p, 0, sizeof(*p));
+	p->reg_num = (uint16_t)num;
+	p->reg_value = value;
+}
+
+/* Breakpoint on counted() in PMC0/PMC64 and PMD0 as given; exits on failure. */
+static void program_bp(int fd, struct pfarg_pmd *p)
+{
+	if (pfm_pmc(fd, PFM_PMC_EXT1_BASE, (uint64_t)(uintptr_t)counted) ||
+	    pfm_pmc(fd, 0, EV_BP_COUNTED) ||
+	    pfm_vec_call(fd, PFM_WRITE_PMDS, p, 1, sizeof(*p)))
+		die("program breakpoint");
+}
+
+static int restart(int fd)
+{
+	struct pfarg_start s;
+
+	memset(&s, 0, sizeof(s));
+	s.start_flags = PFM_STARTFL_RESTART;
+	return xioctl(fd, PFM_START, &s);
+}
+
+static void ctxinfo(int fd, struct pfarg_ctxinfo *ci)
+{
+	memset(ci, 0, sizeof(*ci));
+	if (ioctl(fd, PFM_GETINFO_CTX, ci))
+		die("PFM_GETINFO_CTX");
+}
+
+static int read_pmd_full(int fd, unsigned int num, struct pfarg_pmd *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->reg_num = (uint16_t)num;
+	return pfm_vec_call(fd, PFM_READ_PMDS, p, 1, sizeof(*p));
+}
+
+static uint32_t pm_step(uint32_t s)
+{
+	uint64_t q = 16807ull * s;
+	uint64_t r = (q & 0x7fffffffu) + (q >> 31);
+
+	if (r >= 0x7fffffffu)
+		r -= 0x7fffffffu;
+	return (uint32_t)r;
+}
+
+/*
+ * ovfl_notify N P: monitor ourselves, PMD0 = -P counting calls of
+ * counted() with OVFL_NOTIFY, short and long reset -P; call it N times,
+ * after each call read the queued messages and restart.  Prints the
+ * number of OVFL messages, how many were malformed, and PMD0 at the end
+ * as a signed number.
+ */
+static void sc_ovfl_notify(int argc, char **argv)
+{
+	long n = arg_l(argc, argv, 1, 1000), per = arg_l(argc, argv, 2, 100);
+	int fd = pfm_context(0);
+	struct pfarg_pmd p;
+	union pfarg_msg m;
+	long msgs = 0, bad = 0;
+	uint64_t v;
+
+	pmd_setup(&p, 0, -(uint64_t)per);
+	p.reg_flags = PFM_PMDFL_OVFL_NOTIFY;
+	p.reg_short_reset = p.reg_long_reset = -(uint64_t)per;
+	program_bp(fd, &p);
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	if (pfm_load_pid(fd, 0, 0) || pfm_start(fd))
+		die("load/start");
+	for (long i = 0; i < n; i++) {
+		counted();
+		while (read(fd, &m, sizeof(m)) == sizeof(m)) {
+			struct pfarg_ovfl_msg *o = &m.pfm_ovfl_msg;
+
+			msgs++;
+			if (o->msg_type != PFM_MSG_OVFL || o->msg_ovfl_pmds[0] != 1 ||
+			    o->msg_ovfl_pmds[1] || o->msg_active_set ||
+			    o->msg_ovfl_tid != (uint32_t)gettid() ||
+			    o->msg_ovfl_pid != (uint32_t)getpid() || !o->msg_tstamp)
+				bad++;
+			if (restart(fd))
+				bad++;
+		}
+	}
+	pfm_flags_cmd(fd, PFM_STOP);
+	pfm_read_pmd(fd, 0, &v);
+	printf("msgs %ld bad %ld pmd %lld\n", msgs, bad, (long long)v);
+}
+
+/*
+ * ovfl_mask P LONG: one overflow after P calls masks the context: the
+ * PMDs are frozen (PMD0 at its wrapped value 0, PMD1 counting page
+ * faults unchanged by more faults), more calls give no message; restart
+ * reloads the long reset value; a second restart is EBUSY.
+ */
+static void sc_ovfl_mask(int argc, char **argv)
+{
+	long per = arg_l(argc, argv, 1, 10), lng = arg_l(argc, argv, 2, 1000);
+	int fd = pfm_context(0);
+	struct pfarg_ctxinfo ci;
+	struct pfarg_pmd p;
+	union pfarg_msg m;
+	uint64_t v0, f1, f2, after;
+	int masked;
+
+	pmd_setup(&p, 0, -(uint64_t)per);
+	p.reg_flags = PFM_PMDFL_OVFL_NOTIFY;
+	p.reg_short_reset = -(uint64_t)per;
+	p.reg_long_reset = -(uint64_t)lng;
+	program_bp(fd, &p);
+	if (pfm_pmc(fd, 1, EV_PAGE_FAULTS))
+		die("pmc1");
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	if (pfm_load_pid(fd, 0, 0) || pfm_start(fd))
+		die("load/start");
+	printf("before %s ", errname(restart(fd)));
+	call_counted(per);
+	ctxinfo(fd, &ci);
+	masked = !!(ci.ctx_state & PFM_CTXINFO_MASKED);
+	pfm_read_pmd(fd, 1, &f1);
+	call_counted(7);
+	touch_pages(20);
+	pfm_read_pmd(fd, 0, &v0);
+	pfm_read_pmd(fd, 1, &f2);
+	printf("masked %d ovfl %llx pmd0 %llu faults %s msgs ", masked,
+	       (unsigned long long)ci.ctx_ovfl_pmds[0], (unsigned long long)v0,
+	       f1 == f2 ? "frozen" : "moved");
+	while (read(fd, &m, sizeof(m)) == sizeof(m))
+		printf("%s", m.type == PFM_MSG_OVFL ? "O" : "?");
+	printf(" restart %s", errname(restart(fd)));
+	pfm_read_pmd(fd, 0, &after);
+	printf(" pmd0 %lld", (long long)after);
+	call_counted(3);
+	pfm_read_pmd(fd, 0, &after);
+	ctxinfo(fd, &ci);
+	printf(" then %lld masked %d again %s\n", (long long)after,
+	       !!(ci.ctx_state & PFM_CTXINFO_MASKED), errname(restart(fd)));
+	touch_pages(1);
+}
+
+/*
+ * ovfl_sim N VALUE SHORT [MASK SEED]: a traced child calls counted() N
+ * times; PMD0 starts at VALUE, no notification: every 64-bit overflow
+ * reloads SHORT (+ random & MASK).  Prints the PMD and its last reset
+ * value, and whether both equal the simulation of the same arithmetic.
+ */
+static void sc_ovfl_sim(int argc, char **argv)
+{
+	long n = arg_l(argc, argv, 1, 1000);
+	uint64_t v = strtoull(argc > 2 ? argv[2] : "0", NULL, 0);
+	uint64_t sh = strtoull(argc > 3 ? argv[3] : "0", NULL, 0);
+	uint64_t mask = strtoull(argc > 4 ? argv[4] : "0", NULL, 0);
+	uint32_t seed = (uint32_t)strtoul(argc > 5 ? argv[5] : "0", NULL, 0);
+	uint64_t sim = v, last = 0, ovfls = 0;
+	uint32_t st = seed % 0x7fffffffu;
+	int fd = pfm_context(0);
+	struct pfarg_pmd p;
+	pid_t pid;
+
+	pmd_setup(&p, 0, v);
+	p.reg_short_reset = sh;
+	p.reg_long_reset = sh;
+	if (mask) {
+		p.reg_flags = PFM_PMDFL_RANDOM;
+		p.reg_random_mask = mask;
+		p.reg_random_seed = seed;
+	}
+	program_bp(fd, &p);
+	pid = spawn_traced(call_counted, n);
+	if (pfm_load_pid(fd, pid, 0) || pfm_start(fd))
+		die("load/start");
+	release_traced(pid);
+	waitpid(pid, NULL, 0);
+	for (long i = 0; i < n; i++) {
+		if (++sim == 0) {
+			ovfls++;
+			last = sh;
+			if (mask) {
+				st = pm_step(st);
+				last = sh + (st & mask);
+			}
+			sim = last;
+		}
+	}
+	read_pmd_full(fd, 0, &p);
+	printf("pmd %lld last %lld ovfls %llu %s\n", (long long)p.reg_value,
+	       (long long)p.reg_last_reset_val, (unsigned long long)ovfls,
+	       p.reg_value == sim && p.reg_last_reset_val == last ?
+	       "match" : "differ");
+}
+
+/*
+ * ovfl_random N P MASK SEED: as ovfl_notify with randomised long resets
+ * (base -P): prints every reset value read back after each restart (as
+ * period lengths, 2^64 - value), then whether all were in [base, base +
+ * mask] and equal to the generator's series from SEED.
+ */
+static void sc_ovfl_random(int argc, char **argv)
+{
+	long n = arg_l(argc, argv, 1, 2000), per = arg_l(argc, argv, 2, 100);
+	uint64_t mask = strtoull(argc > 3 ? argv[3] : "15", NULL, 0);
+	uint32_t seed = (uint32_t)strtoul(argc > 4 ? argv[4] : "1", NULL, 0);
+	uint64_t base = -(uint64_t)per;
+	uint32_t st = seed % 0x7fffffffu;
+	int fd = pfm_context(0), inrange = 1, gen = 1, k = 0;
+	struct pfarg_pmd p;
+	union pfarg_msg m;
+
+	pmd_setup(&p, 0, base);
+	p.reg_flags = PFM_PMDFL_OVFL_NOTIFY | PFM_PMDFL_RANDOM;
+	p.reg_short_reset = p.reg_long_reset = base;
+	p.reg_random_mask = mask;
+	p.reg_random_seed = seed;
+	program_bp(fd, &p);
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	if (pfm_load_pid(fd, 0, 0) || pfm_start(fd))
+		die("load/start");
+	for (long i = 0; i < n; i++) {
+		counted();
+		while (read(fd, &m, sizeof(m)) == sizeof(m)) {
+			uint64_t r;
+
+			if (restart(fd) || read_pmd_full(fd, 0, &p))
+				die("restart/read");
+			r = p.reg_last_reset_val;
+			st = pm_step(st);
+			if (r < base || r > base + mask)
+				inrange = 0;
+			if (r != base + (st & mask))
+				gen = 0;
+			printf("%llu ", (unsigned long long)-r);
+			k++;
+		}
+	}
+	printf("\nresets %d inrange %d generator %d\n", k, inrange, gen);
+}
+
+/* ovfl_drop K: K overflows restarted without reading: the queue keeps 8
+ * messages and counts the others as dropped. */
+static void sc_ovfl_drop(int argc, char **argv)
+{
+	long k = arg_l(argc, argv, 1, 12);
+	int fd = pfm_context(0);
+	struct pfarg_ctxinfo ci;
+	struct pfarg_pmd p;
+	union pfarg_msg m[16];
+	ssize_t r;
+
+	pmd_setup(&p, 0, -1ull);
+	p.reg_flags = PFM_PMDFL_OVFL_NOTIFY;
+	p.reg_short_reset = p.reg_long_reset = -1ull;
+	program_bp(fd, &p);
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	if (pfm_load_pid(fd, 0, 0) || pfm_start(fd))
+		die("load/start");
+	for (long i = 0; i < k; i++) {
+		counted();
+		if (restart(fd))
+			die("restart");
+	}
+	ctxinfo(fd, &ci);
+	r = read(fd, m, sizeof(m));
+	printf("queued %u dropped %llu read %zd\n", ci.ctx_msg_count,
+	       (unsigned long long)ci.ctx_msg_dropped,
+	       r < 0 ? r : r / (ssize_t)sizeof(m[0]));
+}
+
+/* ovfl_poll P: a traced child calls counted() P times after 300 ms;
+ * poll(2) on the context wakes with POLLIN and the message is OVFL; a
+ * blocked read(2) works the same. */
+static void sc_ovfl_poll(int argc, char **argv)
+{
+	long per = arg_l(argc, argv, 1, 5);
+	int useread = argc > 2 && !strcmp(argv[2], "read");
+	int fd = pfm_context(0);
+	struct pollfd pf = { .fd = fd, .events = POLLIN };
+	struct pfarg_pmd p;
+	union pfarg_msg m;
+	pid_t pid;
+	int pr = 1;
+
+	pmd_setup(&p, 0, -(uint64_t)per);
+	p.reg_flags = PFM_PMDFL_OVFL_NOTIFY;
+	program_bp(fd, &p);
+	pid = spawn_traced(slow_calls, per);
+	if (pfm_load_pid(fd, pid, 0) || pfm_start(fd))
+		die("load/start");
+	release_traced(pid);
+	alarm(30);
+	if (!useread)
+		pr = poll(&pf, 1, 10000);
+	if (pr == 1 && read(fd, &m, sizeof(m)) == sizeof(m))
+		printf("%s %s\n", useread ? "read" : (pf.revents & POLLIN) ? "POLLIN" : "?",
+		       m.type == PFM_MSG_OVFL ? "OVFL" :
+		       m.type == PFM_MSG_END ? "END" : "?");
+	else
+		printf("nothing %d\n", pr);
+	waitpid(pid, NULL, 0);
+}
+
+/* restart_state: restart on an unloaded context and on a loaded one that
+ * is not masked. */
+static void sc_restart_state(int argc, char **argv)
+{
+	int fd = pfm_context(0);
+
+	(void)argc; (void)argv;
+	printf("unloaded %s ", errname(restart(fd)));
+	if (pfm_load_pid(fd, 0, 0))
+		die("load");
+	printf("loaded %s ", errname(restart(fd)));
+	pfm_start(fd);
+	printf("started %s\n", errname(restart(fd)));
+}
+
+/* --- event sets --------------------------------------------------------- */
+
+static int set_create(int fd, uint16_t id, uint32_t flags, uint64_t timeout,
+		      uint64_t *eff)
+{
+	struct pfarg_setdesc d;
+	int e;
+
+	memset(&d, 0, sizeof(d));
+	d.set_id = id;
+	d.set_flags = flags;
+	d.set_timeout = timeout;
+	e = pfm_vec_call(fd, PFM_CREATE_EVTSETS, &d, 1, sizeof(d));
+	if (eff)
+		*eff = d.set_timeout;
+	return e;
+}
+
+static int set_delete(int fd, uint16_t id)
+{
+	struct pfarg_setdesc d;
+
+	memset(&d, 0, sizeof(d));
+	d.set_id = id;
+	return pfm_vec_call(fd, PFM_DELETE_EVTSETS, &d, 1, sizeof(d));
+}
+
+static int set_info(int fd, uint16_t id, struct pfarg_setinfo *si)
+{
+	memset(si, 0, sizeof(*si));
+	si->set_id = id;
+	return pfm_vec_call(fd, PFM_GETINFO_EVTSETS, si, 1, sizeof(*si));
+}
+
+static int pmc_set(int fd, uint16_t set, unsigned int num, uint64_t value)
+{
+	struct pfarg_pmc p;
+
+	memset(&p, 0, sizeof(p));
+	p.reg_num = (uint16_t)num;
+	p.reg_set = set;
+	p.reg_value = value;
+	return pfm_vec_call(fd, PFM_WRITE_PMCS, &p, 1, sizeof(p));
+}
+
+/* sets_errors: the create, delete and getinfo rules and errnos */
+static void sc_sets_errors(int argc, char **argv)
+{
+	int fd = pfm_context(0);
+	struct pfarg_setinfo si;
+	struct pfarg_start st;
+	uint64_t eff = 0;
+
+	(void)argc; (void)argv;
+	printf("create5 %s ", errname(set_create(fd, 5, 0, 0, NULL)));
+	printf("create3 %s ", errname(set_create(fd, 3, PFM_SETFL_TIME_SWITCH, 1000, &eff)));
+	printf("eff %llu ", (unsigned long long)eff);
+	printf("modify3 %s ", errname(set_create(fd, 3, 0, 0, NULL)));
+	printf("both %s ", errname(set_create(fd, 4, PFM_SETFL_TIME_SWITCH |
+						  PFM_SETFL_OVFL_SWITCH, 1000, NULL)));
+	printf("t0 %s ", errname(set_create(fd, 4, PFM_SETFL_TIME_SWITCH, 0, NULL)));
+	printf("badflag %s ", errname(set_create(fd, 4, 0x100, 0, NULL)));
+	printf("del0 %s ", errname(set_delete(fd, 0)));
+	printf("del9 %s ", errname(set_delete(fd, 9)));
+	printf("info9 %s ", errname(set_info(fd, 9, &si)));
+	printf("pmc9 %s ", errname(pmc_set(fd, 9, 0, EV_TASK_CLOCK)));
+	printf("chain %s ", errname(set_create(fd, 6, PFM_SETFL_EXPL_NEXT, 0, NULL)));
+	/* set 6 -> set 0 after explicit next 0: fine; next 7 is missing */
+	{
+		struct pfarg_setdesc d;
+
+		memset(&d, 0, sizeof(d));
+		d.set_id = 6;
+		d.set_flags = PFM_SETFL_EXPL_NEXT;
+		d.set_id_next = 7;
+		pfm_vec_call(fd, PFM_CREATE_EVTSETS, &d, 1, sizeof(d));
+	}
+	printf("brokenload %s ", errname(pfm_load_pid(fd, 0, 0)));
+	set_delete(fd, 6);
+	printf("load %s ", errname(pfm_load_pid(fd, 0, 0)));
+	printf("loadedcreate %s loadeddelete %s ",
+	       errname(set_create(fd, 8, 0, 0, NULL)), errname(set_delete(fd, 5)));
+	memset(&st, 0, sizeof(st));
+	st.start_flags = PFM_STARTFL_SET;
+	st.start_set = 4;
+	printf("start4 %s ", errname(xioctl(fd, PFM_START, &st)));
+	st.start_set = 5;
+	printf("start5 %s ", errname(xioctl(fd, PFM_START, &st)));
+	set_info(fd, 5, &si);
+	printf("runs5 %llu ", (unsigned long long)si.set_runs);
+	set_info(fd, 0, &si);
+	printf("runs0 %llu\n", (unsigned long long)si.set_runs);
+}
+
+static void spin_ms(long ms)
+{
+	uint64_t t0 = now_ns();
+
+	while (now_ns() - t0 < (uint64_t)ms * 1000000)
+		;
+}
+
+/*
+ * sets_timeout K MS: K sets switching on a timeout of MS ms of our own CPU
+ * time, task-clock in each; spin 600 ms.  Prints each set's runs and
+ * share of the active time, the sum of the durations against the time
+ * spun, and the task-clock of each set against its duration.
+ */
+static void sc_sets_timeout(int argc, char **argv)
+{
+	long k = arg_l(argc, argv, 1, 2), ms = arg_l(argc, argv, 2, 10);
+	int fd = pfm_context(0), ok = 1;
+	uint64_t sum = 0, t0, spun, dur[8], runs[8];
+
+	if (k < 1 || k > 8)
+		k = 2;
+	for (long i = 0; i < k; i++) {
+		if (set_create(fd, (uint16_t)i, PFM_SETFL_TIME_SWITCH,
+			       (uint64_t)ms * 1000000, NULL) ||
+		    pmc_set(fd, (uint16_t)i, 0, EV_TASK_CLOCK))
+			die("set-up");
+	}
+	if (pfm_load_pid(fd, 0, 0) || pfm_start(fd))
+		die("load/start");
+	t0 = now_ns();
+	spin_ms(600);
+	pfm_flags_cmd(fd, PFM_STOP);
+	spun = now_ns() - t0;
+	for (long i = 0; i < k; i++) {
+		struct pfarg_setinfo si;
+		struct pfarg_pmd p;
+
+		set_info(fd, (uint16_t)i, &si);
+		memset(&p, 0, sizeof(p));
+		p.reg_set = (uint16_t)i;
+		pfm_vec_call(fd, PFM_READ_PMDS, &p, 1, sizeof(p));
+		dur[i] = si.set_act_duration;
+		runs[i] = si.set_runs;
+		sum += dur[i];
+		/* the set's task-clock is within 10% of its active time */
+		if (p.reg_value < dur[i] * 9 / 10 || p.reg_value > dur[i] * 11 / 10)
+			ok = 0;
+	}
+	for (long i = 0; i < k; i++) {
+		double share = 100.0 * (double)dur[i] / (double)sum;
+
+		printf("set%ld runs %s share %s\n", i,
+		       runs[i] >= (uint64_t)(600 / ms / k / 2) ? "many" : "few",
+		       share > 100.0 / k - 10 && share < 100.0 / k + 10 ? "fair" : "unfair");
+	}
+	printf("sum %s clocks %s\n",
+	       sum > spun * 9 / 10 && sum <= spun + 1000000 ? "covers" : "differs",
+	       ok ? "match" : "differ");
+}
+
+/*
+ * sets_ovfl: set0 switches after 2 overflows of PMD0 (calls of counted(),
+ * period 10), set1 counts calls from then on.  25 calls: set1 counts 5.
+ */
+static void sc_sets_ovfl(int argc, char **argv)
+{
+	int fd = pfm_context(0);
+	struct pfarg_ctxinfo ci;
+	struct pfarg_setinfo s0, s1;
+	struct pfarg_pmd p;
+	uint64_t v1;
+
+	(void)argc; (void)argv;
+	if (set_create(fd, 0, PFM_SETFL_OVFL_SWITCH, 0, NULL) ||
+	    set_create(fd, 1, 0, 0, NULL))
+		die("sets");
+	pmd_setup(&p, 0, -10ull);
+	p.reg_short_reset = -10ull;
+	p.reg_ovfl_switch_cnt = 2;
+	program_bp(fd, &p);
+	if (pmc_set(fd, 1, PFM_PMC_EXT1_BASE, (uint64_t)(uintptr_t)counted) ||
+	    pmc_set(fd, 1, 0, EV_BP_COUNTED))
+		die("set1");
+	if (pfm_load_pid(fd, 0, 0) || pfm_start(fd))
+		die("load/start");
+	call_counted(20);
+	usleep(100000);		/* the switch is done by a work item */
+	call_counted(5);
+	pfm_flags_cmd(fd, PFM_STOP);
+	ctxinfo(fd, &ci);
+	memset(&p, 0, sizeof(p));
+	p.reg_set = 1;
+	pfm_vec_call(fd, PFM_READ_PMDS, &p, 1, sizeof(p));
+	v1 = p.reg_value;
+	set_info(fd, 0, &s0);
+	set_info(fd, 1, &s1);
+	printf("active %u set1 %llu runs %llu %llu switch_pmds %llx\n",
+	       ci.ctx_active_set, (unsigned long long)v1,
+	       (unsigned long long)s0.set_runs, (unsigned long long)s1.set_runs,
+	       (unsigned long long)s0.set_ovfl_pmds[0]);
+}
+
 static const struct scenario scenarios[] = {
+	{ "sets_errors", sc_sets_errors },
+	{ "sets_timeout", sc_sets_timeout },
+	{ "sets_ovfl", sc_sets_ovfl },
+	{ "ovfl_notify", sc_ovfl_notify },
+	{ "ovfl_mask", sc_ovfl_mask },
+	{ "ovfl_sim", sc_ovfl_sim },
+	{ "ovfl_random", sc_ovfl_random },
+	{ "ovfl_drop", sc_ovfl_drop },
+	{ "ovfl_poll", sc_ovfl_poll },
+	{ "restart_state", sc_restart_state },
 	{ "before_create", sc_before_create },
 	{ "create_twice", sc_create_twice },
 	{ "create", sc_create },
