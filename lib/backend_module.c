@@ -1,7 +1,13 @@
 /* The perfmon kernel module backend: the one file that opens /dev/perfmon.
- * One context per measurement: event i gets counter k (PMC k programs
- * PMD k, PMC 64 + k holds a breakpoint address), loaded on the target
- * with inheritance and start-at-exec, as the perf backend does. */
+ * One context per target (a thread or a CPU): each open() on the same
+ * target as the open() just before it (pfmon opens a unit's event sets
+ * one after the other) adds an event set to that context; event i of a
+ * set gets counter k of the set (PMC k programs PMD k, PMC 64 + k holds a
+ * breakpoint address).  enable() starts the context on its set (the
+ * kernel switches sets), disable() stops it, read() gives each PMD's
+ * value and the time its set was active as enabled and running time.
+ * The context is loaded with inheritance and start-at-exec when asked,
+ * as the perf backend does. */
 #include "backend.h"
 #include "error.h"
 #include "perfmon.h"
@@ -14,12 +20,26 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-struct module_state {
+/* one context, shared by the sets of one target */
+struct module_ctx {
 	int fd;
-	size_t n;
+	int refs;
+	int nsets;
+	int started_set;	/* -1 when stopped */
+	struct px_target target;
 	uint32_t arg_size_max;
+};
+
+struct module_state {
+	struct module_ctx *ctx;
+	uint16_t set;
+	size_t n;
 	int ctr[];		/* counter of event i, -1 when not counted */
 };
+
+/* the context of the last open(), which the next open() on the same
+ * target joins */
+static struct module_ctx *last_ctx;
 
 static int pfm_open_device(int *fd)
 {
@@ -78,12 +98,13 @@ static int pfm_vec(int fd, unsigned long cmd, void *elems, size_t n,
 	return ioctl(fd, cmd, &vec) ? -errno : 0;
 }
 
-static int pfm_write_pmc(int fd, unsigned int num, uint64_t value)
+static int pfm_write_pmc(int fd, uint16_t set, unsigned int num, uint64_t value)
 {
 	struct pfarg_pmc pmc;
 
 	memset(&pmc, 0, sizeof(pmc));
 	pmc.reg_num = (uint16_t)num;
+	pmc.reg_set = set;
 	pmc.reg_value = value;
 	return pfm_vec(fd, PFM_WRITE_PMCS, &pmc, 1, sizeof(pmc));
 }
@@ -135,7 +156,7 @@ static int pfm_encode(const struct px_event *ev, uint64_t *evtsel,
 
 /* Program counter k for ev: 0, -EOPNOTSUPP (not countable here) or a
  * failure already reported with px_fail(). */
-static int pfm_program(int fd, unsigned int k, struct px_event *ev)
+static int pfm_program(int fd, uint16_t set, unsigned int k, struct px_event *ev)
 {
 	uint64_t evtsel, ext1, ext2;
 	int ret;
@@ -144,17 +165,17 @@ static int pfm_program(int fd, unsigned int k, struct px_event *ev)
 		return px_fail(EINVAL,
 			       "the perfmon module cannot count '%s' (perf type %u): it counts generic, software, cache, raw and breakpoint events; use --backend=perf",
 			       ev->name, ev->type);
-	ret = pfm_write_pmc(fd, PFM_PMC_EXT1_BASE + k, ext1);
+	ret = pfm_write_pmc(fd, set, PFM_PMC_EXT1_BASE + k, ext1);
 	if (!ret)
-		ret = pfm_write_pmc(fd, PFM_PMC_EXT2_BASE + k, ext2);
+		ret = pfm_write_pmc(fd, set, PFM_PMC_EXT2_BASE + k, ext2);
 	if (!ret)
-		ret = pfm_write_pmc(fd, k, evtsel);
+		ret = pfm_write_pmc(fd, set, k, evtsel);
 	if (ret == -EACCES && !ev->priv_explicit && !ev->exclude_kernel) {
 		/* as the perf backend: count user level only */
 		ev->exclude_kernel = true;
 		ev->exclude_hv = true;
 		ev->kernel_dropped = true;
-		return pfm_program(fd, k, ev);
+		return pfm_program(fd, set, k, ev);
 	}
 	if (ret == -EOPNOTSUPP || !ret)
 		return ret;
@@ -188,7 +209,7 @@ static int pfm_load(int fd, const struct px_target *t)
 			       t->cpu);
 	if (errno == EPERM)
 		return px_fail(EPERM,
-			       "the perfmon module cannot attach to task %d: it attaches only to the caller or to a ptrace-stopped child of the caller",
+			       "the perfmon module cannot attach to task %d: it attaches only to the caller or to a stopped task the caller traces",
 			       (int)t->pid);
 	if (errno == EBUSY)
 		return px_fail(EBUSY, "%s %d already has a perfmon context",
@@ -217,22 +238,92 @@ static int pfm_create(int fd, const struct px_target *t)
 		       strerror(errno));
 }
 
+static void ctx_put(struct module_ctx *c)
+{
+	if (!c || --c->refs > 0)
+		return;
+	if (last_ctx == c)
+		last_ctx = NULL;
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c);
+}
+
 static void module_close(void *state)
 {
 	struct module_state *st = state;
 
 	if (!st)
 		return;
-	if (st->fd >= 0)
-		close(st->fd);
+	ctx_put(st->ctx);
 	free(st);
+}
+
+static bool same_target(const struct px_target *a, const struct px_target *b)
+{
+	return a->pid == b->pid && a->cpu == b->cpu && a->inherit == b->inherit &&
+	       a->enable_on_exec == b->enable_on_exec;
+}
+
+/* A new context for target t, created (not loaded). */
+static int ctx_new(const struct px_target *t, struct module_ctx **out)
+{
+	struct module_ctx *c = calloc(1, sizeof(*c));
+	struct pfarg_config cf;
+	int ret;
+
+	if (!c)
+		return px_fail(ENOMEM, "out of memory");
+	c->refs = 1;
+	c->started_set = -1;
+	c->target = *t;
+	ret = pfm_open_device(&c->fd);
+	if (ret) {
+		free(c);
+		return ret;
+	}
+	ret = pfm_get_config(c->fd, &cf);
+	if (!ret)
+		ret = pfm_create(c->fd, t);
+	if (ret) {
+		ctx_put(c);
+		return ret;
+	}
+	c->arg_size_max = (uint32_t)cf.cf_arg_size_max;
+	*out = c;
+	return 0;
+}
+
+/* Add event set number c->nsets (sets are created while unloaded). */
+static int ctx_add_set(struct module_ctx *c, uint16_t *set)
+{
+	struct pfarg_setdesc sd;
+	struct pfarg_flags fl;
+	int ret;
+
+	*set = (uint16_t)c->nsets;
+	if (!c->nsets)
+		return 0;	/* set0 always exists */
+	if (c->nsets >= 64)
+		return px_fail(EINVAL, "the perfmon module backend takes at most 64 event sets");
+	memset(&fl, 0, sizeof(fl));
+	if (ioctl(c->fd, PFM_UNLOAD_CONTEXT, &fl))
+		return px_fail(errno, "cannot unload the perfmon context to add an event set: %s",
+			       strerror(errno));
+	memset(&sd, 0, sizeof(sd));
+	sd.set_id = *set;
+	ret = pfm_vec(c->fd, PFM_CREATE_EVTSETS, &sd, 1, sizeof(sd));
+	if (ret)
+		return px_fail(-ret, "cannot create perfmon event set %u: %s",
+			       *set, strerror(-ret));
+	return 0;
 }
 
 static int module_open(struct px_event *evs, size_t n,
 		       const struct px_target *t, int *status, void **state)
 {
 	struct module_state *st;
-	struct pfarg_config cf;
+	struct module_ctx *c = NULL;
 	unsigned int k = 0;
 	int ret;
 
@@ -247,22 +338,25 @@ static int module_open(struct px_event *evs, size_t n,
 	if (!st)
 		return px_fail(ENOMEM, "out of memory");
 	st->n = n;
-	ret = pfm_open_device(&st->fd);
-	if (ret) {
-		free(st);
-		return ret;
+	if (last_ctx && same_target(&last_ctx->target, t) && last_ctx->started_set < 0) {
+		c = last_ctx;
+		c->refs++;
+	} else {
+		ret = ctx_new(t, &c);
+		if (ret) {
+			free(st);
+			return ret;
+		}
 	}
-	ret = pfm_get_config(st->fd, &cf);
-	if (!ret)
-		ret = pfm_create(st->fd, t);
+	st->ctx = c;
+	ret = ctx_add_set(c, &st->set);
 	if (ret)
 		goto out_close;
-	st->arg_size_max = (uint32_t)cf.cf_arg_size_max;
-
+	c->nsets++;
 	for (size_t i = 0; i < n; i++) {
 		status[i] = 0;
 		st->ctr[i] = -1;
-		ret = pfm_program(st->fd, k, &evs[i]);
+		ret = pfm_program(c->fd, st->set, k, &evs[i]);
 		if (ret == -EOPNOTSUPP) {
 			status[i] = -EOPNOTSUPP;
 			continue;
@@ -271,9 +365,10 @@ static int module_open(struct px_event *evs, size_t n,
 			goto out_close;
 		st->ctr[i] = (int)k++;
 	}
-	ret = pfm_load(st->fd, t);
+	ret = pfm_load(c->fd, t);
 	if (ret)
 		goto out_close;
+	last_ctx = c;
 	*state = st;
 	return 0;
 
@@ -287,9 +382,14 @@ static int module_enable(void *state)
 	struct module_state *st = state;
 	struct pfarg_start arg;
 
+	if (st->ctx->started_set == st->set)
+		return 0;
 	memset(&arg, 0, sizeof(arg));
-	if (ioctl(st->fd, PFM_START, &arg))
+	arg.start_flags = PFM_STARTFL_SET;
+	arg.start_set = st->set;
+	if (ioctl(st->ctx->fd, PFM_START, &arg))
 		return px_fail(errno, "perfmon start failed: %s", strerror(errno));
+	st->ctx->started_set = st->set;
 	return 0;
 }
 
@@ -298,9 +398,13 @@ static int module_disable(void *state)
 	struct module_state *st = state;
 	struct pfarg_flags arg;
 
+	if (st->ctx->started_set != st->set)
+		return 0;
 	memset(&arg, 0, sizeof(arg));
-	if (ioctl(st->fd, PFM_STOP, &arg))
+	/* EBUSY: the target has ended and the context unloaded itself */
+	if (ioctl(st->ctx->fd, PFM_STOP, &arg) && errno != EBUSY)
 		return px_fail(errno, "perfmon stop failed: %s", strerror(errno));
+	st->ctx->started_set = -1;
 	return 0;
 }
 
@@ -308,7 +412,7 @@ static int module_read(void *state, struct px_count *counts)
 {
 	struct module_state *st = state;
 	struct pfarg_pmd pmds[PFM_NUM_COUNTERS];
-	size_t per_call = st->arg_size_max / sizeof(pmds[0]);
+	size_t per_call = st->ctx->arg_size_max / sizeof(pmds[0]);
 	size_t nctr = 0;
 	int ret;
 
@@ -316,14 +420,16 @@ static int module_read(void *state, struct px_count *counts)
 		if (st->ctr[i] >= 0)
 			nctr++;
 	memset(pmds, 0, sizeof(pmds));
-	for (size_t k = 0; k < nctr; k++)
+	for (size_t k = 0; k < nctr; k++) {
 		pmds[k].reg_num = (uint16_t)k;
+		pmds[k].reg_set = st->set;
+	}
 	if (!per_call)
 		per_call = 1;
 	for (size_t k = 0; k < nctr; k += per_call) {
 		size_t m = nctr - k < per_call ? nctr - k : per_call;
 
-		ret = pfm_vec(st->fd, PFM_READ_PMDS, &pmds[k], m, sizeof(pmds[0]));
+		ret = pfm_vec(st->ctx->fd, PFM_READ_PMDS, &pmds[k], m, sizeof(pmds[0]));
 		if (ret)
 			return px_fail(-ret, "cannot read the perfmon counters: %s",
 				       strerror(-ret));
