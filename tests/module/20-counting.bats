@@ -40,7 +40,12 @@ setup() {
 	run -0 count module page-faults "$W/touch_pages" 1
 	one=$output
 	echo "forker 3x500: module $m perf $p; one process: $one"
-	[ "$m" -eq "$p" ]
+	# every child's 500 pages are in both counts; who takes the
+	# copy-on-write faults on the pages parent and children share after
+	# fork depends on which runs first, so two runs may differ by a fault
+	# or two whichever backend counts (seen: 1620 against 1621)
+	[ "$m" -ge $((3 * 500)) ] && [ "$p" -ge $((3 * 500)) ]
+	(( m - p <= 3 && p - m <= 3 ))
 	[ "$m" -gt "$one" ]
 }
 
