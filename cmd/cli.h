@@ -11,4 +11,9 @@ void cli_list_options(const struct poptOption *table);
  * tool's name and exit with the usage status. */
 void cli_check_parse(poptContext pc, const char *tool, int rc);
 
+/* -i, -l and -L, which both front ends answer the same way and then exit.
+ * Returns the exit code when one was asked for, or -1 to go on. */
+int cli_info_or_list(const char *tool, int info, int list, int long_list,
+		     char **args);
+
 #endif

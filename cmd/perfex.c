@@ -262,19 +262,9 @@ int main(int argc, const char **argv)
 	int ret;
 
 	check_options(&o);
-	if (o.info) {
-		px_print_sysinfo(stdout);
-		return 0;
-	}
-	if (o.list || o.long_list) {
-		const char *pattern = cmd ? cmd[0] : NULL;
-
-		if (!px_print_event_list(stdout, pattern, o.long_list) && pattern) {
-			fprintf(stderr, "perfex: no event matches '%s'\n", pattern);
-			return EXIT_RUNTIME;
-		}
-		return 0;
-	}
+	ret = cli_info_or_list("perfex", o.info, o.list, o.long_list, cmd);
+	if (ret >= 0)
+		return ret;
 	if (!cmd || !cmd[0])
 		die_usage("no command given: perfex [-e EVENT]... command [args]%s", "");
 	if (!o.nspecs)

@@ -432,19 +432,9 @@ int main(int argc, const char **argv)
 	char **cmd = parse_options(argc, argv, &o, &pc);
 	int ret;
 
-	if (o.info) {
-		px_print_sysinfo(stdout);
-		return 0;
-	}
-	if (o.list || o.long_list) {
-		const char *pattern = cmd ? cmd[0] : NULL;
-
-		if (!px_print_event_list(stdout, pattern, o.long_list) && pattern) {
-			fprintf(stderr, "pfmon: no event matches '%s'\n", pattern);
-			return EXIT_RUNTIME;
-		}
-		return 0;
-	}
+	ret = cli_info_or_list("pfmon", o.info, o.list, o.long_list, cmd);
+	if (ret >= 0)
+		return ret;
 	if (!o.nsets)
 		add_set(&o, o.system_wide ? "cpu-clock" : "task-clock");
 	apply_levels(&o);

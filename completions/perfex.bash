@@ -60,6 +60,19 @@ _perfex_word() {
 	COMPREPLY=($(compgen -c -- "$cur"))
 }
 
+# Fill the caller's cur, prev, words and cword, with bash-completion's
+# _init_completion when it is there.
+_perfex_init_words() {
+	if declare -F _init_completion >/dev/null; then
+		_init_completion -n =:
+		return
+	fi
+	cur=${COMP_WORDS[COMP_CWORD]}
+	prev=${COMP_WORDS[COMP_CWORD-1]}
+	words=("${COMP_WORDS[@]}")
+	cword=$COMP_CWORD
+}
+
 _perfex_takes_arg() {
 	case $1 in
 	-e|--event|-o|--output|-x|--field-separator|-r|--repeat|--backend) return 0 ;;
@@ -69,14 +82,7 @@ _perfex_takes_arg() {
 
 _perfex() {
 	local cur prev words cword
-	if declare -F _init_completion >/dev/null; then
-		_init_completion -n =: || return
-	else
-		cur=${COMP_WORDS[COMP_CWORD]}
-		prev=${COMP_WORDS[COMP_CWORD-1]}
-		words=("${COMP_WORDS[@]}")
-		cword=$COMP_CWORD
-	fi
+	_perfex_init_words || return
 	local perfex=${words[0]}
 
 	# after the command, complete the command's own arguments

@@ -20,14 +20,7 @@ _pfmon_takes_arg() {
 
 _pfmon() {
 	local cur prev words cword
-	if declare -F _init_completion >/dev/null; then
-		_init_completion -n =: || return
-	else
-		cur=${COMP_WORDS[COMP_CWORD]}
-		prev=${COMP_WORDS[COMP_CWORD-1]}
-		words=("${COMP_WORDS[@]}")
-		cword=$COMP_CWORD
-	fi
+	_perfex_init_words || return
 	local pfmon=${words[0]}
 
 	# after the command, complete the command's own arguments
