@@ -18,7 +18,6 @@
 #include "outfile.h"
 #include "smpl_session.h"
 #include "target.h"
-#include "uprobe.h"
 
 #define EXIT_USAGE 2
 #define EXIT_RUNTIME 1
@@ -57,7 +56,7 @@ static void add_set(struct options *o, const char *list)
 		usage_error("out of memory");
 	o->sets = grown;
 	memset(&o->sets[o->nsets], 0, sizeof(o->sets[0]));
-	if (px_event_parse_list_uprobes(list, &o->sets[o->nsets].events, &o->sets[o->nsets].n)) {
+	if (px_event_parse_list(list, &o->sets[o->nsets].events, &o->sets[o->nsets].n)) {
 		fprintf(stderr, "pfmon: %s\n", px_last_error());
 		exit(EXIT_USAGE);
 	}

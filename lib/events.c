@@ -1,6 +1,7 @@
 /* The one file of the project that talks to libpfm4. */
 #include "events.h"
 #include "error.h"
+#include "uprobe.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -252,6 +253,8 @@ int px_event_parse(const char *spec, struct px_event *ev)
 	snprintf(ev->name, sizeof(ev->name), "%s", spec);
 	if (!strncmp(spec, "mem:", 4))
 		return parse_breakpoint(spec, ev);
+	if (px_uprobe_is(spec))
+		return px_uprobe_parse(spec, ev);
 	return encode_with_pfm(spec, ev);
 }
 

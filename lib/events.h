@@ -39,7 +39,8 @@ struct px_event {
 	bool kernel_dropped;	/* kernel counting refused by perf_event_paranoid */
 };
 
-/* Parse one event specification.  Returns 0, or -errno with the reason in
+/* Parse one event specification: a libpfm4 name, a raw 0xHEX, a
+ * breakpoint mem:ADDR[/LEN][:rwx] or a uprobe uprobe:PATH:FUNCTION.  Returns 0, or -errno with the reason in
  * px_last_error() (unknown names come with close matches). */
 int px_event_parse(const char *spec, struct px_event *ev);
 

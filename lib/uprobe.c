@@ -166,38 +166,3 @@ int px_uprobe_parse(const char *spec, struct px_event *ev)
 	ev->config2 = off;
 	return 0;
 }
-
-int px_event_parse_list_uprobes(const char *list, struct px_event **evs,
-				size_t *n)
-{
-	char *copy, *save = NULL, *tok;
-	int ret = 0;
-
-	if (!strstr(list, UPROBE_PREFIX))
-		return px_event_parse_list(list, evs, n);
-	if (!*list || list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,"))
-		return px_fail(EINVAL, "empty event name in list '%s'", list);
-	copy = strdup(list);
-	if (!copy)
-		return px_fail(ENOMEM, "out of memory");
-	for (tok = strtok_r(copy, ",", &save); tok && !ret;
-	     tok = strtok_r(NULL, ",", &save)) {
-		struct px_event *grown;
-
-		if (!px_uprobe_is(tok)) {
-			ret = px_event_parse_list(tok, evs, n);
-			continue;
-		}
-		grown = realloc(*evs, (*n + 1) * sizeof(**evs));
-		if (!grown) {
-			ret = px_fail(ENOMEM, "out of memory");
-			break;
-		}
-		*evs = grown;
-		ret = px_uprobe_parse(tok, &grown[*n]);
-		if (!ret)
-			(*n)++;
-	}
-	free(copy);
-	return ret;
-}

@@ -28,8 +28,4 @@ int px_uprobe_parse(const char *spec, struct px_event *ev);
  * through the PT_LOAD segment holding it). */
 int px_elf_func_offset(const char *path, const char *sym, uint64_t *off);
 
-/* px_event_parse_list() with uprobe events accepted too. */
-int px_event_parse_list_uprobes(const char *list, struct px_event **evs,
-				size_t *n);
-
 #endif

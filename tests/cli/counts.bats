@@ -108,3 +108,12 @@ setup() {
 	[ "$v" -ge 500 ]
 	[ "$v" -le $((500 + STARTUP_FAULTS)) ]
 }
+
+@test "a uprobe on counted_function counts its calls exactly" {
+	for n in 1 777 54321; do
+		run -0 --separate-stderr "$PERFEX" -x, -e "uprobe:$W/calls:counted_function" "$W/calls" "$n"
+		assert_equal "$(csv_value "$stderr" "uprobe:$W/calls:counted_function")" "$n"
+	done
+	run -2 --separate-stderr "$PERFEX" -e "uprobe:$W/calls:no_such_function" "$W/calls" 1
+	[[ $stderr == *no_such_function* ]]
+}
