@@ -121,6 +121,16 @@ vm_initramfs() {
 	done
 	cp -a tests/module "$root/opt/pfm/tests/"
 	rm -f "$root"/opt/pfm/tests/module/*.c
+	# PFM_VM_TESTS="70-sets ...": only these files of the suite (a
+	# developer's shortcut; the full suite runs without it)
+	if [ -n "${PFM_VM_TESTS:-}" ]; then
+		for f in "$root"/opt/pfm/tests/module/*.bats; do
+			case " $PFM_VM_TESTS " in
+			*" $(basename "$f" .bats) "*) ;;
+			*) rm -f "$f" ;;
+			esac
+		done
+	fi
 	if command -v perf >/dev/null; then
 		f=$(ls /usr/bin/perf_[0-9]* 2>/dev/null | head -1)
 		vm_copy_bin "$root" "${f:-/usr/bin/perf}" /usr/bin/perf

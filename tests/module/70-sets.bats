@@ -63,3 +63,53 @@ within_pct() { # value reference percent
 	rows=$(awk -F, '$1 != "unit" && $1 != "all" && $6 == "cpu-clock" && $7 > 500000000' <<<"$output" | wc -l)
 	[ "$rows" -eq 2 ]
 }
+
+# Scaling against truth: touch_pages faults once per fresh page at a
+# steady rate.  Its page-faults go in the last of K sets rotated by pfmon
+# every millisecond: the estimate is checked within 10%, not 5% (in the
+# TCG guest it was seen 5.7% off with 2 sets; the perf backend spreads
+# as much on this workload).  (Not a breakpoint: in the TCG guest a breakpoint
+# that is disabled and enabled again from another CPU while its thread
+# runs misses hits, with perf_event_open(2) alone as well; see
+# kernel/README.md.)
+SCALE_PAGES=30000
+
+@test "pfmon --backend=module scales page-faults in the last of 2, 3 and 4 sets, shares add up to 100%" {
+	local others=(cpu-clock task-clock context-switches) k s alone est sum
+	run -0 --separate-stderr pfmon --backend=module -x, -e page-faults "$W/touch_pages" $SCALE_PAGES
+	alone=$(pfmon_all "$output" page-faults)
+	echo "alone: $alone"
+	[ "$alone" -ge $SCALE_PAGES ]
+	for k in 2 3 4; do
+		sets=()
+		for ((s = 0; s < k - 1; s++)); do sets+=(-e "${others[s]}"); done
+		sets+=(-e page-faults)
+		run -0 --separate-stderr pfmon --backend=module -x, --switch-timeout=1 \
+			"${sets[@]}" "$W/touch_pages" $SCALE_PAGES
+		echo "$k sets:"
+		echo "$output"
+		est=$(pfmon_all "$output" page-faults)
+		[ "$(pfmon_all "$output" page-faults raw)" -gt 0 ]
+		within_pct "$est" "$alone" 10
+		sum=$(awk -F, '$1 == "all" { s += $9 } END { print s }' <<<"$output")
+		within_pct "$sum" 100 2
+	done
+}
+
+@test "pfmon --backend=module: per-set raw page-faults of one event in every set add up to its count alone" {
+	local k s alone sum
+	run -0 --separate-stderr pfmon --backend=module -x, -e page-faults "$W/touch_pages" $SCALE_PAGES
+	alone=$(pfmon_all "$output" page-faults)
+	for k in 2 3 4; do
+		sets=()
+		for ((s = 0; s < k; s++)); do sets+=(-e page-faults); done
+		run -0 --separate-stderr pfmon --backend=module -x, --switch-timeout=5 \
+			"${sets[@]}" "$W/touch_pages" $SCALE_PAGES
+		echo "$k sets:"
+		echo "$output"
+		[ "$(grep -c '^all,.*,page-faults,' <<<"$output")" -eq "$k" ]
+		sum=$(awk -F, '$1 == "all" && $6 == "page-faults" { s += $8 } END { print s }' <<<"$output")
+		echo "alone $alone sum $sum"
+		within_pct "$sum" "$alone" 1
+	done
+}
