@@ -195,7 +195,8 @@ static int run_all(struct options *o, const struct px_backend *be,
 		struct px_child child;
 		struct px_run res;
 
-		if (px_child_spawn(cmd, &child)) {
+		/* forked now, held until its counters are attached */
+		if (px_child_fork(cmd, &child)) {
 			ret = fail_runtime(out);
 			break;
 		}

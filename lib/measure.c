@@ -34,6 +34,11 @@ int px_count_child(const struct px_backend *be, struct px_event *evs,
 	int ret;
 
 	memset(run, 0, sizeof(*run));
+	ret = px_child_held(child);
+	if (ret) {
+		px_child_abort(child);
+		return ret;
+	}
 	ret = be->open(evs, n, &t, status, &state);
 	if (!ret)
 		ret = all_unsupported(evs, n, status);

@@ -39,9 +39,9 @@ static void child_run(char *const argv[], int err_fd)
 	_exit(127);
 }
 
-int px_child_spawn(char *const argv[], struct px_child *c)
+int px_child_fork(char *const argv[], struct px_child *c)
 {
-	int pipefd[2], status;
+	int pipefd[2];
 
 	memset(c, 0, sizeof(*c));
 	c->exec_error_pipe = -1;
@@ -62,13 +62,29 @@ int px_child_spawn(char *const argv[], struct px_child *c)
 	}
 	close(pipefd[1]);
 	c->exec_error_pipe = pipefd[0];
-	if (waitpid(c->pid, &status, WUNTRACED) != c->pid ||
-	    !WIFSTOPPED(status)) {
-		close(c->exec_error_pipe);
-		return px_fail(ECHILD,
-			       "the command did not stop before exec (is it being traced already?)");
-	}
 	return 0;
+}
+
+int px_child_held(struct px_child *c)
+{
+	int status;
+
+	if (c->held)
+		return 0;
+	if (waitpid(c->pid, &status, WUNTRACED) != c->pid || !WIFSTOPPED(status)) {
+		close(c->exec_error_pipe);
+		c->exec_error_pipe = -1;
+		return px_fail(ECHILD, "the command did not stop before exec");
+	}
+	c->held = true;
+	return 0;
+}
+
+int px_child_spawn(char *const argv[], struct px_child *c)
+{
+	int ret = px_child_fork(argv, c);
+
+	return ret ? ret : px_child_held(c);
 }
 
 int px_child_release(struct px_child *c)

@@ -14,6 +14,7 @@ struct px_child {
 	uint64_t start_ns;	/* CLOCK_MONOTONIC at release */
 	uint64_t elapsed_ns;	/* release to exit */
 	int wait_status;	/* raw waitpid() status */
+	bool held;		/* seen stopped before its exec */
 };
 
 /* Fork argv[0] (searched in PATH).  The child stops itself under ptrace
@@ -21,6 +22,12 @@ struct px_child {
  * of the command yet; perfctr's rule for remote attach is a stopped,
  * traced child.  Returns 0 or -errno. */
 int px_child_spawn(char *const argv[], struct px_child *c);
+
+/* The two halves of px_child_spawn(), for a caller with work to do while
+ * the child starts: fork it, then wait until it has stopped (a no-op once
+ * seen stopped). */
+int px_child_fork(char *const argv[], struct px_child *c);
+int px_child_held(struct px_child *c);
 
 /* Let the stopped child go on to execvp.  Returns 0 when the exec
  * happened, or -errno of the failed exec (the child has then exited). */
