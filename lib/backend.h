@@ -27,6 +27,12 @@ struct px_count {
 	uint64_t running;
 };
 
+/* One event set: events counted together, multiplexed with other sets. */
+struct px_event_set {
+	struct px_event *events;
+	size_t n;
+};
+
 struct px_backend {
 	const char *name;
 	/* 0 when the backend can be used here, else -errno and the reason in
@@ -46,6 +52,21 @@ struct px_backend {
 	 * enabled and running time (that is, not counted). */
 	int (*read)(void *state, struct px_count *counts);
 	void (*close)(void *state);
+	/* Optional (NULL: the tool rotates the sets itself, one open() per
+	 * set).  Open all nsets event sets on the target in one state that
+	 * the backend switches among itself, round robin, every switch_ns of
+	 * the target's time (a thread's CPU time, a CPU's wall time) while
+	 * enabled.  status[] and read()'s counts[] are the sets' events one
+	 * set after the other; each count's enabled and running time is the
+	 * time its set was active (running less if the set's own counters
+	 * were multiplexed).  enable() and disable() start and stop the
+	 * whole, beginning with set 0; close() as for open(). */
+	int (*open_sets)(struct px_event_set *sets, size_t nsets,
+			 const struct px_target *t, uint64_t switch_ns,
+			 int *status, void **state);
+	/* Optional with open_sets: runs[s] = how many times set s was made
+	 * active so far. */
+	int (*set_runs)(void *state, uint64_t *runs, size_t nsets);
 };
 
 extern const struct px_backend px_backend_perf;

@@ -7,7 +7,13 @@
  * kernel switches sets), disable() stops it, read() gives each PMD's
  * value and the time its set was active as enabled and running time.
  * The context is loaded with inheritance and start-at-exec when asked,
- * as the perf backend does. */
+ * as the perf backend does.
+ *
+ * open_sets() instead gives pfmon a unit's sets in one context, each set
+ * created with PFM_SETFL_TIME_SWITCH and the switch timeout, so that the
+ * kernel switches them (on the thread's CPU time, or the CPU's wall time
+ * system-wide): enable() is PFM_START, disable() PFM_STOP, read() every
+ * set's PMDs and set_runs() the sets' PFM_GETINFO_EVTSETS runs. */
 #include "backend.h"
 #include "error.h"
 #include "perfmon.h"
@@ -30,11 +36,17 @@ struct module_ctx {
 	uint32_t arg_size_max;
 };
 
+struct module_slot {
+	int ctr;		/* counter of the event, -1 when not counted */
+	uint16_t set;		/* its set */
+};
+
 struct module_state {
 	struct module_ctx *ctx;
 	uint16_t set;
+	bool all_sets;		/* from open_sets(): the context's every set */
 	size_t n;
-	int ctr[];		/* counter of event i, -1 when not counted */
+	struct module_slot ev[];
 };
 
 /* the context of the last open(), which the next open() on the same
@@ -334,7 +346,7 @@ static int module_open(struct px_event *evs, size_t n,
 		return px_fail(EINVAL,
 			       "the perfmon module has %d counters, %zu events were asked for",
 			       PFM_NUM_COUNTERS, n);
-	st = calloc(1, sizeof(*st) + n * sizeof(int));
+	st = calloc(1, sizeof(*st) + n * sizeof(st->ev[0]));
 	if (!st)
 		return px_fail(ENOMEM, "out of memory");
 	st->n = n;
@@ -355,7 +367,8 @@ static int module_open(struct px_event *evs, size_t n,
 	c->nsets++;
 	for (size_t i = 0; i < n; i++) {
 		status[i] = 0;
-		st->ctr[i] = -1;
+		st->ev[i].ctr = -1;
+		st->ev[i].set = st->set;
 		ret = pfm_program(c->fd, st->set, k, &evs[i]);
 		if (ret == -EOPNOTSUPP) {
 			status[i] = -EOPNOTSUPP;
@@ -363,7 +376,7 @@ static int module_open(struct px_event *evs, size_t n,
 		}
 		if (ret)
 			goto out_close;
-		st->ctr[i] = (int)k++;
+		st->ev[i].ctr = (int)k++;
 	}
 	ret = pfm_load(c->fd, t);
 	if (ret)
@@ -377,11 +390,99 @@ out_close:
 	return ret;
 }
 
+/* Every set of a unit in one new context, switched by the kernel every
+ * switch_ns; counters numbered from 0 in each set. */
+static int module_open_sets(struct px_event_set *sets, size_t nsets,
+			    const struct px_target *t, uint64_t switch_ns,
+			    int *status, void **state)
+{
+	struct module_state *st;
+	struct module_ctx *c = NULL;
+	size_t total = 0, idx = 0;
+	int ret;
+
+	if (t->pid >= 0 && t->cpu >= 0)
+		return px_fail(EOPNOTSUPP,
+			       "the perfmon module counts a task on every CPU or a whole CPU, not a task on one CPU");
+	if (nsets > 64)
+		return px_fail(EINVAL, "the perfmon module backend takes at most 64 event sets");
+	for (size_t s = 0; s < nsets; s++) {
+		if (sets[s].n > PFM_NUM_COUNTERS)
+			return px_fail(EINVAL,
+				       "the perfmon module has %d counters, %zu events were asked for",
+				       PFM_NUM_COUNTERS, sets[s].n);
+		total += sets[s].n;
+	}
+	if (!switch_ns || switch_ns > (1ull << 62))
+		return px_fail(EINVAL, "the perfmon module cannot switch sets every %llu ns",
+			       (unsigned long long)switch_ns);
+	st = calloc(1, sizeof(*st) + total * sizeof(st->ev[0]));
+	if (!st)
+		return px_fail(ENOMEM, "out of memory");
+	st->n = total;
+	st->all_sets = true;
+	ret = ctx_new(t, &c);
+	if (ret) {
+		free(st);
+		return ret;
+	}
+	st->ctx = c;
+	for (size_t s = 0; s < nsets; s++) {
+		struct pfarg_setdesc sd;
+		unsigned int k = 0;
+
+		/* set0 exists: creating it again modifies it */
+		memset(&sd, 0, sizeof(sd));
+		sd.set_id = (uint16_t)s;
+		sd.set_flags = PFM_SETFL_TIME_SWITCH;
+		sd.set_timeout = switch_ns;
+		ret = pfm_vec(c->fd, PFM_CREATE_EVTSETS, &sd, 1, sizeof(sd));
+		if (ret) {
+			ret = px_fail(-ret, "cannot create perfmon event set %zu: %s",
+				      s, strerror(-ret));
+			goto out_close;
+		}
+		c->nsets++;
+		for (size_t i = 0; i < sets[s].n; i++, idx++) {
+			status[idx] = 0;
+			st->ev[idx].ctr = -1;
+			st->ev[idx].set = (uint16_t)s;
+			ret = pfm_program(c->fd, (uint16_t)s, k, &sets[s].events[i]);
+			if (ret == -EOPNOTSUPP) {
+				status[idx] = -EOPNOTSUPP;
+				continue;
+			}
+			if (ret)
+				goto out_close;
+			st->ev[idx].ctr = (int)k++;
+		}
+	}
+	ret = pfm_load(c->fd, t);
+	if (ret)
+		goto out_close;
+	*state = st;
+	return 0;
+
+out_close:
+	module_close(st);
+	return ret;
+}
+
 static int module_enable(void *state)
 {
 	struct module_state *st = state;
 	struct pfarg_start arg;
 
+	if (st->all_sets) {
+		/* the kernel goes on with its active set (set0 at first) */
+		if (st->ctx->started_set >= 0)
+			return 0;
+		memset(&arg, 0, sizeof(arg));
+		if (ioctl(st->ctx->fd, PFM_START, &arg))
+			return px_fail(errno, "perfmon start failed: %s", strerror(errno));
+		st->ctx->started_set = 0;
+		return 0;
+	}
 	if (st->ctx->started_set == st->set)
 		return 0;
 	memset(&arg, 0, sizeof(arg));
@@ -398,7 +499,7 @@ static int module_disable(void *state)
 	struct module_state *st = state;
 	struct pfarg_flags arg;
 
-	if (st->ctx->started_set != st->set)
+	if (st->all_sets ? st->ctx->started_set < 0 : st->ctx->started_set != st->set)
 		return 0;
 	memset(&arg, 0, sizeof(arg));
 	/* EBUSY: the target has ended and the context unloaded itself */
@@ -411,18 +512,20 @@ static int module_disable(void *state)
 static int module_read(void *state, struct px_count *counts)
 {
 	struct module_state *st = state;
-	struct pfarg_pmd pmds[PFM_NUM_COUNTERS];
+	struct pfarg_pmd *pmds;
 	size_t per_call = st->ctx->arg_size_max / sizeof(pmds[0]);
 	size_t nctr = 0;
 	int ret;
 
-	for (size_t i = 0; i < st->n; i++)
-		if (st->ctr[i] >= 0)
-			nctr++;
-	memset(pmds, 0, sizeof(pmds));
-	for (size_t k = 0; k < nctr; k++) {
-		pmds[k].reg_num = (uint16_t)k;
-		pmds[k].reg_set = st->set;
+	pmds = calloc(st->n ? st->n : 1, sizeof(pmds[0]));
+	if (!pmds)
+		return px_fail(ENOMEM, "out of memory");
+	for (size_t i = 0; i < st->n; i++) {
+		if (st->ev[i].ctr < 0)
+			continue;
+		pmds[nctr].reg_num = (uint16_t)st->ev[i].ctr;
+		pmds[nctr].reg_set = st->ev[i].set;
+		nctr++;
 	}
 	if (!per_call)
 		per_call = 1;
@@ -430,17 +533,40 @@ static int module_read(void *state, struct px_count *counts)
 		size_t m = nctr - k < per_call ? nctr - k : per_call;
 
 		ret = pfm_vec(st->ctx->fd, PFM_READ_PMDS, &pmds[k], m, sizeof(pmds[0]));
-		if (ret)
+		if (ret) {
+			free(pmds);
 			return px_fail(-ret, "cannot read the perfmon counters: %s",
 				       strerror(-ret));
+		}
 	}
-	for (size_t i = 0; i < st->n; i++) {
+	for (size_t i = 0, k = 0; i < st->n; i++) {
 		memset(&counts[i], 0, sizeof(counts[i]));
-		if (st->ctr[i] < 0)
+		if (st->ev[i].ctr < 0)
 			continue;
-		counts[i].value = pmds[st->ctr[i]].reg_value;
-		counts[i].enabled = pmds[st->ctr[i]].reg_time_enabled;
-		counts[i].running = pmds[st->ctr[i]].reg_time_running;
+		counts[i].value = pmds[k].reg_value;
+		counts[i].enabled = pmds[k].reg_time_enabled;
+		counts[i].running = pmds[k].reg_time_running;
+		k++;
+	}
+	free(pmds);
+	return 0;
+}
+
+static int module_set_runs(void *state, uint64_t *runs, size_t nsets)
+{
+	struct module_state *st = state;
+
+	for (size_t s = 0; s < nsets; s++) {
+		struct pfarg_setinfo si;
+		int ret;
+
+		memset(&si, 0, sizeof(si));
+		si.set_id = (uint16_t)s;
+		ret = pfm_vec(st->ctx->fd, PFM_GETINFO_EVTSETS, &si, 1, sizeof(si));
+		if (ret)
+			return px_fail(-ret, "cannot read perfmon event set %zu: %s",
+				       s, strerror(-ret));
+		runs[s] = si.set_runs;
 	}
 	return 0;
 }
@@ -453,4 +579,6 @@ const struct px_backend px_backend_module = {
 	.disable = module_disable,
 	.read = module_read,
 	.close = module_close,
+	.open_sets = module_open_sets,
+	.set_runs = module_set_runs,
 };

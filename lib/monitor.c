@@ -1,6 +1,8 @@
 /* The pfmon session engine: one poll loop over SIGCHLD (ptrace events of
  * the followed tasks), the set-switch timer, the session timeout and the
- * signals that end a session. */
+ * signals that end a session.  A backend with open_sets (the module)
+ * switches the sets itself: each unit is then one state for all its sets,
+ * started and stopped as a whole, and the set-switch timer is not armed. */
 #include "monitor.h"
 #include "error.h"
 #include "target.h"
@@ -133,7 +135,15 @@ static int add_unit(struct px_monitor *m, pid_t tid, int cpu)
 		return px_fail(ENOMEM, "out of memory");
 	}
 	m->nunits++;
-	for (size_t s = 0; s < m->opts.nsets; s++) {
+	if (m->kernel_sets) {
+		/* one state for all the sets, switched by the backend */
+		ret = m->opts.backend->open_sets(m->opts.sets, m->opts.nsets, &t,
+						 m->opts.switch_ns, u->status,
+						 &u->states[0]);
+		if (ret)
+			return ret;
+	}
+	for (size_t s = 0; !m->kernel_sets && s < m->opts.nsets; s++) {
 		ret = m->opts.backend->open(m->opts.sets[s].events, m->opts.sets[s].n,
 					    &t, &u->status[px_monitor_index(m, s, 0)],
 					    &u->states[s]);
@@ -173,7 +183,8 @@ static int start_session(struct loop *l)
 		if (ret)
 			return ret;
 	}
-	if (m->opts.nsets > 1)
+	/* the tool's switch timer, unless the backend switches the sets */
+	if (m->opts.nsets > 1 && !m->kernel_sets)
 		arm_timer(l->switchfd, m->opts.switch_ns, true);
 	if (m->opts.session_timeout_ns)
 		arm_timer(l->timeoutfd, m->opts.session_timeout_ns, false);
@@ -565,8 +576,38 @@ static int run_system_wide(struct loop *l)
 	return ret;
 }
 
+/* With kernel_sets, each set's runs are the most any unit's context made
+ * (units switch on their own clocks); the tool's count stays if the
+ * backend cannot tell. */
+static void read_set_runs(struct px_monitor *m)
+{
+	size_t nsets = m->opts.nsets;
+	uint64_t *runs, *max;
+
+	if (!m->kernel_sets || !m->opts.backend->set_runs)
+		return;
+	runs = calloc(nsets, sizeof(*runs));
+	max = calloc(nsets, sizeof(*max));
+	if (!runs || !max)
+		goto out;
+	for (size_t i = 0; i < m->nunits; i++) {
+		if (!m->units[i].states[0] ||
+		    m->opts.backend->set_runs(m->units[i].states[0], runs, nsets))
+			goto out;
+		for (size_t s = 0; s < nsets; s++)
+			if (runs[s] > max[s])
+				max[s] = runs[s];
+	}
+	if (m->nunits)
+		memcpy(m->set_runs, max, nsets * sizeof(*max));
+out:
+	free(runs);
+	free(max);
+}
+
 static int read_all(struct px_monitor *m)
 {
+	read_set_runs(m);
 	for (size_t i = 0; i < m->nunits; i++) {
 		struct px_unit *u = &m->units[i];
 
@@ -593,6 +634,7 @@ int px_monitor_run(const struct px_monitor_opts *opts, struct px_monitor *m)
 	m->opts = *opts;
 	if (!m->opts.switch_ns)
 		m->opts.switch_ns = DEFAULT_SWITCH_NS;
+	m->kernel_sets = opts->nsets > 1 && opts->backend->open_sets;
 	for (size_t s = 0; s < opts->nsets; s++)
 		m->nevents_total += opts->sets[s].n;
 	m->set_runs = calloc(opts->nsets ? opts->nsets : 1, sizeof(uint64_t));

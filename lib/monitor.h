@@ -20,11 +20,6 @@
 
 struct px_monitor;
 
-struct px_event_set {
-	struct px_event *events;
-	size_t n;
-};
-
 struct px_monitor_opts {
 	const struct px_backend *backend;
 	struct px_event_set *sets;
@@ -49,7 +44,8 @@ struct px_unit {
 	pid_t tid;		/* thread, -1 for a CPU */
 	int cpu;		/* -1 for a thread */
 	char comm[32];
-	void **states;		/* [nsets] backend state, NULL if none */
+	void **states;		/* [nsets] backend state, NULL if none (with
+				 * kernel_sets only states[0], for every set) */
 	int *status;		/* [total events] 0 or -EOPNOTSUPP */
 	struct px_count *counts; /* [total events], read at the end */
 	bool frozen;		/* exec'd without --follow-exec: counting stopped */
@@ -62,6 +58,8 @@ struct px_monitor {
 	size_t nunits, cap;
 	size_t cur_set;
 	uint64_t *set_runs;	/* [nsets] how many times each set was activated */
+	bool kernel_sets;	/* the backend switches sets (open_sets), not the
+				 * tool: each unit's states[0] holds all its sets */
 	bool started;
 	uint64_t start_ns, elapsed_ns;
 	int exit_code;		/* the command's, as a shell gives it */
