@@ -7,9 +7,50 @@
 
 #define EXIT_USAGE 2
 
+/* values no front end's own option uses */
+enum { CLI_HELP = 'h', CLI_VERSION = 0x7f00, CLI_USAGE, CLI_LIST_OPTS, CLI_RAW_DUMP };
+
+struct poptOption cli_common_options[] = {
+	{ "version", 0, POPT_ARG_NONE, NULL, CLI_VERSION, "print the version", NULL },
+	{ "list-opts", 0, POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, CLI_LIST_OPTS, NULL, NULL },
+	{ "raw-dump", 0, POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, CLI_RAW_DUMP, NULL, NULL },
+	{ "help", 'h', POPT_ARG_NONE, NULL, CLI_HELP, "show this help", NULL },
+	{ "usage", 0, POPT_ARG_NONE, NULL, CLI_USAGE, "show a short usage line", NULL },
+	POPT_TABLEEND
+};
+
+void cli_common_option(poptContext pc, const char *tool,
+		       const struct poptOption *table, int rc)
+{
+	switch (rc) {
+	case CLI_HELP:
+		poptPrintHelp(pc, stdout, 0);
+		break;
+	case CLI_USAGE:
+		poptPrintUsage(pc, stdout, 0);
+		break;
+	case CLI_VERSION:
+		printf("%s %s\n", tool, PX_VERSION);
+		break;
+	case CLI_LIST_OPTS:
+		cli_list_options(table);
+		break;
+	case CLI_RAW_DUMP:
+		px_print_event_names(stdout);
+		break;
+	default:
+		return;
+	}
+	exit(0);
+}
+
 void cli_list_options(const struct poptOption *t)
 {
 	for (; t->longName || t->shortName || t->argInfo; t++) {
+		if ((t->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE) {
+			cli_list_options(t->arg);
+			continue;
+		}
 		if (t->argInfo & POPT_ARGFLAG_DOC_HIDDEN)
 			continue;
 		if (t->shortName)

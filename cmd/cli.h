@@ -4,6 +4,16 @@
 
 #include <popt.h>
 
+/* The options both front ends share: --version, -h/--help, --usage and,
+ * hidden, --list-opts and --raw-dump for shell completion.  Include it in
+ * a table with POPT_ARG_INCLUDE_TABLE; poptGetNextOpt() returns their
+ * values, which cli_common_option() handles. */
+extern struct poptOption cli_common_options[];
+
+/* If rc is one of the shared options' values, do it and exit 0. */
+void cli_common_option(poptContext pc, const char *tool,
+		       const struct poptOption *table, int rc);
+
 /* One option a line (-x, --name), for shell completion. */
 void cli_list_options(const struct poptOption *table);
 

@@ -22,8 +22,7 @@
 #define EXIT_RUNTIME 1
 #define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,branch-misses"
 
-enum { OPT_EVENT = 'e', OPT_HELP = 'h', OPT_JSON = 1000, OPT_VERSION,
-       OPT_USAGE, OPT_LIST_OPTS, OPT_RAW_DUMP };
+enum { OPT_EVENT = 'e' };
 
 struct options {
 	const char **specs;	/* -e arguments, encoded once the command is held */
@@ -68,11 +67,7 @@ static struct poptOption *option_table(struct options *o)
 		  "list events with descriptions, then exit", NULL },
 		{ "verbose", 'v', POPT_ARG_NONE, &o->verbose, 0,
 		  "say which backend runs and how each event is encoded", NULL },
-		{ "version", 0, POPT_ARG_NONE, NULL, OPT_VERSION, "print the version", NULL },
-		{ "list-opts", 0, POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_LIST_OPTS, NULL, NULL },
-		{ "raw-dump", 0, POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_RAW_DUMP, NULL, NULL },
-		{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help", NULL },
-		{ "usage", 0, POPT_ARG_NONE, NULL, OPT_USAGE, "show a short usage line", NULL },
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, cli_common_options, 0, NULL, NULL },
 		POPT_TABLEEND
 	};
 
@@ -123,21 +118,9 @@ static char **parse_options(int argc, const char **argv, struct options *o,
 		case OPT_EVENT:
 			add_spec(o, poptGetOptArg(pc) ? : "");
 			break;
-		case OPT_HELP:
-			poptPrintHelp(pc, stdout, 0);
-			exit(0);
-		case OPT_USAGE:
-			poptPrintUsage(pc, stdout, 0);
-			exit(0);
-		case OPT_VERSION:
-			printf("perfex %s\n", PX_VERSION);
-			exit(0);
-		case OPT_LIST_OPTS:
-			cli_list_options(table);
-			exit(0);
-		case OPT_RAW_DUMP:
-			px_print_event_names(stdout);
-			exit(0);
+		default:
+			cli_common_option(pc, "perfex", table, rc);
+			break;
 		}
 	}
 	cli_check_parse(pc, "perfex", rc);

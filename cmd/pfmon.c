@@ -23,7 +23,7 @@
 #define EXIT_RUNTIME 1
 
 enum {
-	OPT_EVENTS = 'e', OPT_HELP = 'h', OPT_VERSION = 1000, OPT_USAGE, OPT_LIST_OPTS, OPT_RAW_DUMP,
+	OPT_EVENTS = 'e', OPT_BASE = 1000,	/* the long-only options count from here */
 	OPT_FOLLOW_FORK, OPT_FOLLOW_VFORK, OPT_FOLLOW_PTHREAD, OPT_FOLLOW_EXEC,
 	OPT_FOLLOW_ALL, OPT_US, OPT_EU, OPT_HEX, OPT_SMPL_INFO,
 };
@@ -131,11 +131,7 @@ static struct poptOption *option_table(struct options *o)
 		{ "list", 'l', POPT_ARG_NONE, &o->list, 0, "list events (matching PATTERN)", NULL },
 		{ "long-list", 'L', POPT_ARG_NONE, &o->long_list, 0, "list events with descriptions", NULL },
 		{ "verbose", 'v', POPT_ARG_NONE, &o->verbose, 0, "say what runs", NULL },
-		{ "version", 0, POPT_ARG_NONE, NULL, OPT_VERSION, "print the version", NULL },
-		{ "list-opts", 0, POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_LIST_OPTS, NULL, NULL },
-		{ "raw-dump", 0, POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_RAW_DUMP, NULL, NULL },
-		{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help", NULL },
-		{ "usage", 0, POPT_ARG_NONE, NULL, OPT_USAGE, "show a short usage line", NULL },
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, cli_common_options, 0, NULL, NULL },
 		POPT_TABLEEND
 	};
 
@@ -162,11 +158,7 @@ static char **parse_options(int argc, const char **argv, struct options *o, popt
 		case OPT_EU: o->format = PX_FMT_EU; break;
 		case OPT_HEX: o->format = PX_FMT_HEX; break;
 		case OPT_SMPL_INFO: px_smpl_formats_print(stdout); exit(0);
-		case OPT_HELP: poptPrintHelp(pc, stdout, 0); exit(0);
-		case OPT_USAGE: poptPrintUsage(pc, stdout, 0); exit(0);
-		case OPT_VERSION: printf("pfmon %s\n", PX_VERSION); exit(0);
-		case OPT_LIST_OPTS: cli_list_options(table); exit(0);
-		case OPT_RAW_DUMP: px_print_event_names(stdout); exit(0);
+		default: cli_common_option(pc, "pfmon", table, rc); break;
 		}
 	}
 	cli_check_parse(pc, "pfmon", rc);
