@@ -75,6 +75,16 @@ within_pct() { # value reference percent
 SCALE_PAGES=30000
 TOL=10
 
+# Under TCG the host backs guest memory lazily, and faults on guest pages
+# the host has not backed yet are slower than on pages it has: touching
+# more pages than a measurement uses first keeps that out of the fault
+# rate.  Even so an occasional run lands 8-10% off where the others are
+# within 1% (seen in three of some twenty runs; the cause is not known:
+# see kernel/README.md), so the scaling test takes the median of three.
+warm_guest_memory() {
+	"$W/touch_pages" $((SCALE_PAGES * 4 / 3)) >/dev/null
+}
+
 # The runs of each set in pfmon's text header ("..., runs 5 4 4, ...").
 header_runs() {
 	sed -n 's/^# pfmon: .* runs \([0-9 ]*\),.*/\1/p' <<<"$1"
@@ -103,25 +113,31 @@ header_runs() {
 }
 
 @test "pfmon --backend=module scales page-faults in the last of 2, 3 and 4 sets, shares add up to 100%" {
-	local others=(cpu-clock task-clock context-switches) k s alone est sum
+	local others=(cpu-clock task-clock context-switches) k s r alone est sum ests
+	warm_guest_memory
 	run -0 --separate-stderr pfmon --backend=module -x, -e page-faults "$W/touch_pages" $SCALE_PAGES
 	alone=$(pfmon_all "$output" page-faults)
 	echo "alone: $alone"
 	[ "$alone" -ge $SCALE_PAGES ]
+	# the median of three runs (see warm_guest_memory)
 	for k in 2 3 4; do
 		sets=()
 		for ((s = 0; s < k - 1; s++)); do sets+=(-e "${others[s]}"); done
 		sets+=(-e page-faults)
-		run -0 --separate-stderr pfmon --backend=module -x, --switch-timeout=1 \
-			"${sets[@]}" "$W/touch_pages" $SCALE_PAGES
-		echo "$k sets:"
-		echo "$output"
-		est=$(pfmon_all "$output" page-faults)
-		[ "$(pfmon_all "$output" page-faults raw)" -gt 0 ]
-		echo "estimate $est alone $alone"
+		ests=()
+		for r in 1 2 3; do
+			run -0 --separate-stderr pfmon --backend=module -x, --switch-timeout=1 \
+				"${sets[@]}" "$W/touch_pages" $SCALE_PAGES
+			echo "$k sets, run $r:"
+			echo "$output"
+			[ "$(pfmon_all "$output" page-faults raw)" -gt 0 ]
+			ests+=("$(pfmon_all "$output" page-faults)")
+			sum=$(awk -F, '$1 == "all" { s += $9 } END { print s }' <<<"$output")
+			within_pct "$sum" 100 2
+		done
+		est=$(printf '%s\n' "${ests[@]}" | sort -n | sed -n 2p)
+		echo "estimates ${ests[*]}, median $est, alone $alone"
 		within_pct "$est" "$alone" $TOL
-		sum=$(awk -F, '$1 == "all" { s += $9 } END { print s }' <<<"$output")
-		within_pct "$sum" 100 2
 	done
 }
 
