@@ -8,11 +8,13 @@
 #define EXIT_USAGE 2
 
 /* values no front end's own option uses */
-enum { CLI_HELP = 'h', CLI_VERSION = 0x7f00, CLI_USAGE, CLI_LIST_OPTS, CLI_RAW_DUMP };
+enum { CLI_HELP = 'h', CLI_VERSION = 0x7f00, CLI_USAGE, CLI_LIST_OPTS,
+       CLI_LIST_ARG_OPTS, CLI_RAW_DUMP };
 
 struct poptOption cli_common_options[] = {
 	{ "version", 0, POPT_ARG_NONE, NULL, CLI_VERSION, "print the version", NULL },
 	{ "list-opts", 0, POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, CLI_LIST_OPTS, NULL, NULL },
+	{ "list-arg-opts", 0, POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, CLI_LIST_ARG_OPTS, NULL, NULL },
 	{ "raw-dump", 0, POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, CLI_RAW_DUMP, NULL, NULL },
 	{ "help", 'h', POPT_ARG_NONE, NULL, CLI_HELP, "show this help", NULL },
 	{ "usage", 0, POPT_ARG_NONE, NULL, CLI_USAGE, "show a short usage line", NULL },
@@ -33,7 +35,10 @@ void cli_common_option(poptContext pc, const char *tool,
 		printf("%s %s\n", tool, PX_VERSION);
 		break;
 	case CLI_LIST_OPTS:
-		cli_list_options(table);
+		cli_list_options(table, false);
+		break;
+	case CLI_LIST_ARG_OPTS:
+		cli_list_options(table, true);
 		break;
 	case CLI_RAW_DUMP:
 		px_print_event_names(stdout);
@@ -44,14 +49,18 @@ void cli_common_option(poptContext pc, const char *tool,
 	exit(0);
 }
 
-void cli_list_options(const struct poptOption *t)
+void cli_list_options(const struct poptOption *t, bool with_arg_only)
 {
 	for (; t->longName || t->shortName || t->argInfo; t++) {
-		if ((t->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE) {
-			cli_list_options(t->arg);
+		unsigned kind = t->argInfo & POPT_ARG_MASK;
+
+		if (kind == POPT_ARG_INCLUDE_TABLE) {
+			cli_list_options(t->arg, with_arg_only);
 			continue;
 		}
 		if (t->argInfo & POPT_ARGFLAG_DOC_HIDDEN)
+			continue;
+		if (with_arg_only && kind == POPT_ARG_NONE)
 			continue;
 		if (t->shortName)
 			printf("-%c\n", t->shortName);

@@ -3,9 +3,10 @@
 #define PX_CLI_H
 
 #include <popt.h>
+#include <stdbool.h>
 
 /* The options both front ends share: --version, -h/--help, --usage and,
- * hidden, --list-opts and --raw-dump for shell completion.  Include it in
+ * hidden, --list-opts, --list-arg-opts and --raw-dump for completion.  Include it in
  * a table with POPT_ARG_INCLUDE_TABLE; poptGetNextOpt() returns their
  * values, which cli_common_option() handles. */
 extern struct poptOption cli_common_options[];
@@ -14,8 +15,9 @@ extern struct poptOption cli_common_options[];
 void cli_common_option(poptContext pc, const char *tool,
 		       const struct poptOption *table, int rc);
 
-/* One option a line (-x, --name), for shell completion. */
-void cli_list_options(const struct poptOption *table);
+/* One option a line (-x, --name), for shell completion; with
+ * with_arg_only, only those that take an argument (--list-arg-opts). */
+void cli_list_options(const struct poptOption *table, bool with_arg_only);
 
 /* After the poptGetNextOpt() loop: on a parse error, print it with the
  * tool's name and exit with the usage status. */

@@ -19,14 +19,15 @@ _perfex_events() {
 	compopt -o nospace 2>/dev/null || :
 }
 
-# _perfex_after_command TOOL CWORD WORD... : when an earlier word is the
-# measured command, complete that command's own arguments and succeed.
-# The words of options taking a separate argument are skipped: they are
-# named by the caller's _perfex_takes_arg function.
+# _perfex_after_command TOOL: when an earlier word is the measured
+# command, complete that command's own arguments and succeed.  The words
+# of options taking a separate argument are skipped; TOOL names them
+# itself (--list-arg-opts), so the list never goes stale.
 _perfex_after_command() {
-	local i
+	local i arg_opts
+	arg_opts=$'\n'$("$1" --list-arg-opts 2>/dev/null)$'\n'
 	for ((i = 1; i < cword; i++)); do
-		if "$1" "${words[i]}"; then
+		if [[ $arg_opts == *$'\n'"${words[i]}"$'\n'* ]]; then
 			((i++))
 			continue
 		fi
@@ -73,20 +74,13 @@ _perfex_init_words() {
 	cword=$COMP_CWORD
 }
 
-_perfex_takes_arg() {
-	case $1 in
-	-e|--event|-o|--output|-x|--field-separator|-r|--repeat|--backend) return 0 ;;
-	esac
-	return 1
-}
-
 _perfex() {
 	local cur prev words cword
 	_perfex_init_words || return
 	local perfex=${words[0]}
 
 	# after the command, complete the command's own arguments
-	_perfex_after_command _perfex_takes_arg && return
+	_perfex_after_command "$perfex" && return
 
 	case $prev in
 	-e|--event)

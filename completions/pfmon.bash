@@ -9,22 +9,13 @@ if ! declare -F _perfex_events >/dev/null; then
 	unset _f
 fi
 
-_pfmon_takes_arg() {
-	case $1 in
-	-e|--events|--outfile|-x|--field-separator|--backend|--cpu-list|\
-	--switch-timeout|--session-timeout|--attach-task|--priv-levels|--print-interval)
-		return 0 ;;
-	esac
-	return 1
-}
-
 _pfmon() {
 	local cur prev words cword
 	_perfex_init_words || return
 	local pfmon=${words[0]}
 
 	# after the command, complete the command's own arguments
-	_perfex_after_command _pfmon_takes_arg && return
+	_perfex_after_command "$pfmon" && return
 
 	case $prev in
 	-e|--events)

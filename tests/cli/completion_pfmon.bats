@@ -38,3 +38,12 @@ complete_words() {
 @test "a completion is registered for pfmon" {
 	run -0 complete -p pfmon
 }
+
+@test "pfmon: an option's separate argument is not taken for the command" {
+	# --smpl-outfile's argument is a file, not the command: completing
+	# after it still offers pfmon's own options
+	complete_words --smpl-outfile out.txt --resolve-addr
+	assert_equal "${COMPREPLY[*]}" "--resolve-addresses"
+	complete_words -e task-clock ls /et
+	[[ " ${COMPREPLY[*]} " == *" /etc "* ]]
+}
