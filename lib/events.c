@@ -4,6 +4,7 @@
 #include "uprobe.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <perfmon/pfmlib_perf_event.h>
@@ -15,21 +16,97 @@
 
 #define SUGGESTIONS_MAX 4
 
-static pthread_once_t pfm_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t pfm_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool pfm_ready;		/* pfm_initialize() was called */
+static bool pfm_all_tables;	/* ... with every PMU model libpfm4 detects */
 static int pfm_init_status;
 
-static void pfm_init(void)
+/* The kernel's perf PMUs that count without any hardware PMU. */
+static bool is_software_pmu(const char *name)
 {
-	pfm_init_status = pfm_initialize();
+	static const char *const soft[] = {
+		"software", "tracepoint", "breakpoint", "kprobe", "uprobe", "msr",
+	};
+
+	for (size_t i = 0; i < sizeof(soft) / sizeof(soft[0]); i++)
+		if (!strcmp(name, soft[i]))
+			return true;
+	return false;
 }
 
-static int ensure_pfm(void)
+/* True when the kernel lists perf PMUs and none of them is a hardware one
+ * (no cpu, cpu_core, armv8_*, uncore_*, power, ...). */
+static bool kernel_has_no_hardware_pmu(void)
 {
-	pthread_once(&pfm_once, pfm_init);
+	DIR *dir = opendir("/sys/bus/event_source/devices");
+	struct dirent *de;
+	bool any = false, hardware = false;
+
+	if (!dir)
+		return false;
+	while (!hardware && (de = readdir(dir))) {
+		if (de->d_name[0] == '.')
+			continue;
+		any = true;
+		hardware = !is_software_pmu(de->d_name);
+	}
+	closedir(dir);
+	return any && !hardware;
+}
+
+/* Load libpfm4's perf_events generic table alone (LIBPFM_FORCE_PMU, a
+ * libpfm4 setting read only by pfm_initialize; removed again so that
+ * commands started later do not inherit it). */
+static int pfm_init_perf_only(void)
+{
+	int ret;
+
+	if (setenv("LIBPFM_FORCE_PMU", "perf", 1))
+		return PFM_ERR_NOMEM;
+	ret = pfm_initialize();
+	unsetenv("LIBPFM_FORCE_PMU");
+	return ret;
+}
+
+/*
+ * Initialise libpfm4 once, with all tables when all is true.
+ *
+ * libpfm4 probes every PMU model it knows, and on x86 each model's probe
+ * runs cpuid, which traps to the hypervisor in a virtual machine: most of
+ * perfex's start-up there.  When the kernel exposes no hardware PMU no
+ * model-specific event can be counted, so event encoding first tries
+ * libpfm4's perf_events table alone (perf's generic and software names);
+ * a name it does not know (a raw code, a model's event, a typo) brings
+ * the full initialisation and is looked up again, so what a name means
+ * never changes, only how soon the common ones are found.  Listings and
+ * suggestions always use the full tables.  A LIBPFM_FORCE_PMU of the user
+ * is left to libpfm4.
+ */
+static int ensure_pfm_tables(bool all)
+{
+	pthread_mutex_lock(&pfm_lock);
+	if (pfm_ready && !pfm_all_tables && all) {
+		pfm_terminate();
+		pfm_ready = false;
+	}
+	if (!pfm_ready) {
+		bool perf_only = !all && !getenv("LIBPFM_FORCE_PMU") &&
+				 kernel_has_no_hardware_pmu();
+
+		pfm_init_status = perf_only ? pfm_init_perf_only() : pfm_initialize();
+		pfm_all_tables = !perf_only;
+		pfm_ready = true;
+	}
+	pthread_mutex_unlock(&pfm_lock);
 	if (pfm_init_status != PFM_SUCCESS)
 		return px_fail(EIO, "libpfm4 failed to initialise: %s",
 			       pfm_strerror(pfm_init_status));
 	return 0;
+}
+
+static int ensure_pfm(void)
+{
+	return ensure_pfm_tables(true);
 }
 
 /* Case-insensitive edit distance, bounded to short names. */
@@ -212,17 +289,24 @@ static int encode_with_pfm(const char *spec, struct px_event *ev)
 	char raw[PX_EVENT_NAME_MAX + 2];
 	char *fstr = NULL;
 	const char *name = raw_to_pfm(spec, raw, sizeof(raw));
-	int ret = ensure_pfm();
+	bool all = false;
+	int ret;
 
-	if (ret)
-		return ret;
-	memset(&attr, 0, sizeof(attr));
-	memset(&arg, 0, sizeof(arg));
-	arg.attr = &attr;
-	arg.size = sizeof(arg);
-	arg.fstr = &fstr;
-	ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3,
-					PFM_OS_PERF_EVENT_EXT, &arg);
+	for (;;) {
+		ret = ensure_pfm_tables(all);
+		if (ret)
+			return ret;
+		memset(&attr, 0, sizeof(attr));
+		memset(&arg, 0, sizeof(arg));
+		arg.attr = &attr;
+		arg.size = sizeof(arg);
+		arg.fstr = &fstr;
+		ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3,
+						PFM_OS_PERF_EVENT_EXT, &arg);
+		if (ret != PFM_ERR_NOTFOUND || pfm_all_tables)
+			break;
+		all = true;	/* not a perf_events name: look everywhere */
+	}
 	if (ret == PFM_ERR_NOTFOUND)
 		return unknown_event(spec);
 	if (ret != PFM_SUCCESS)

@@ -155,6 +155,17 @@ static void test_good(void)
 	}
 }
 
+/* Encoding may load libpfm4's perf table alone through LIBPFM_FORCE_PMU
+ * (see events.c); the variable must not stay for commands started later. */
+static void test_no_env_left(void)
+{
+	struct px_event ev;
+
+	is_int(px_event_parse("page-faults", &ev), 0, "page-faults parses");
+	ok(getenv("LIBPFM_FORCE_PMU") == NULL,
+	   "LIBPFM_FORCE_PMU is not left in the environment");
+}
+
 static void test_breakpoints(void)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(breakpoints); i++) {
@@ -262,7 +273,9 @@ static void test_foreach(void)
 int main(void)
 {
 	unsetenv("LIBPFM_FORCE_PMU");
+	test_no_env_left();	/* first: while only the perf table may be loaded */
 	test_good();
+	test_good();	/* again, now that raw codes loaded every table */
 	test_breakpoints();
 	test_bad();
 	test_long_name();
