@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 struct pkey {
 	char *module;
@@ -14,6 +15,13 @@ struct pkey {
 	uint64_t count;
 };
 
+/* A resolved location's key, found once by its strings, then by the
+ * location's serial number: a sample costs one integer hash lookup. */
+struct locslot {
+	uint64_t serial;	/* 0: free */
+	size_t key;
+};
+
 struct pevent {
 	char *name;
 	uint64_t total;
@@ -21,12 +29,15 @@ struct pevent {
 	size_t n, cap;
 	size_t *index;		/* open addressing: key number + 1, 0 = free */
 	size_t icap;
+	struct locslot *locs;	/* open addressing on the serial, half full */
+	size_t nlocs, lcap;
 };
 
 struct px_profile {
 	enum px_profile_by by;
 	struct pevent *ev;
 	size_t nev, evcap;
+	size_t last;		/* the event of the last sample */
 };
 
 static const char unknown[] = "??";
@@ -66,6 +77,7 @@ void px_profile_free(struct px_profile *p)
 		}
 		free(ev->keys);
 		free(ev->index);
+		free(ev->locs);
 		free(ev->name);
 	}
 	free(p->ev);
@@ -76,10 +88,15 @@ static struct pevent *event_get(struct px_profile *p, const char *name)
 {
 	struct pevent *ev;
 
+	/* most often, the same event as the last sample's */
+	if (p->nev && !strcmp(p->ev[p->last].name, name))
+		return &p->ev[p->last];
 	/* a handful of events: a linear search beats hashing */
 	for (size_t e = 0; e < p->nev; e++)
-		if (!strcmp(p->ev[e].name, name))
+		if (!strcmp(p->ev[e].name, name)) {
+			p->last = e;
 			return &p->ev[e];
+		}
 	if (p->nev == p->evcap) {
 		size_t cap = p->evcap ? p->evcap * 2 : 4;
 
@@ -94,7 +111,7 @@ static struct pevent *event_get(struct px_profile *p, const char *name)
 	ev->name = strdup(name);
 	if (!ev->name)
 		return NULL;
-	p->nev++;
+	p->last = p->nev++;
 	return ev;
 }
 
@@ -152,20 +169,17 @@ static int key_new(struct pevent *ev, const char *module, const char *name,
 	return 0;
 }
 
-int px_profile_add(struct px_profile *p, const char *event, const char *module,
-		   const char *name, int line, uint64_t count)
+/* The key (module, name, line) of ev, made when new; -1 without memory. */
+static ssize_t key_get(struct pevent *ev, const char *module, const char *name, int line)
 {
-	struct pevent *ev = event_get(p, event ? event : unknown);
 	size_t j;
 
-	if (!ev)
-		return px_fail(ENOMEM, "profile: out of memory");
 	if (!module || !*module)
 		module = unknown;
 	if (!name || !*name)
 		name = unknown;
 	if ((ev->n + 1) * 2 > ev->icap && index_grow(ev))
-		return px_fail(ENOMEM, "profile: out of memory");
+		return -1;
 	for (j = hash_key(module, name, line) & (ev->icap - 1); ev->index[j];
 	     j = (j + 1) & (ev->icap - 1)) {
 		struct pkey *k = &ev->keys[ev->index[j] - 1];
@@ -174,27 +188,107 @@ int px_profile_add(struct px_profile *p, const char *event, const char *module,
 			break;
 	}
 	if (!ev->index[j] && key_new(ev, module, name, line, j))
+		return -1;
+	return (ssize_t)ev->index[j] - 1;
+}
+
+int px_profile_add(struct px_profile *p, const char *event, const char *module,
+		   const char *name, int line, uint64_t count)
+{
+	struct pevent *ev = event_get(p, event ? event : unknown);
+	ssize_t k = ev ? key_get(ev, module, name, line) : -1;
+
+	if (k < 0)
 		return px_fail(ENOMEM, "profile: out of memory");
-	ev->keys[ev->index[j] - 1].count += count;
+	ev->keys[k].count += count;
 	ev->total += count;
 	return 0;
+}
+
+static uint64_t hash_serial(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static int locs_grow(struct pevent *ev)
+{
+	size_t cap = ev->lcap ? ev->lcap * 2 : 256;
+	struct locslot *v = calloc(cap, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < ev->lcap; i++) {
+		size_t j;
+
+		if (!ev->locs[i].serial)
+			continue;
+		for (j = hash_serial(ev->locs[i].serial) & (cap - 1); v[j].serial;
+		     j = (j + 1) & (cap - 1))
+			;
+		v[j] = ev->locs[i];
+	}
+	free(ev->locs);
+	ev->locs = v;
+	ev->lcap = cap;
+	return 0;
+}
+
+/* The key a location counts under in this profile's mode. */
+static ssize_t loc_key(const struct px_profile *p, struct pevent *ev,
+		       const struct px_location *loc)
+{
+	switch (p->by) {
+	case PX_PROFILE_LINES:
+		return key_get(ev, loc->module, loc->file, loc->line);
+	case PX_PROFILE_INLINED:
+		if (loc->n_inline)
+			return key_get(ev, loc->module, loc->inlines[0].func, 0);
+		/* fall through */
+	case PX_PROFILE_FUNCTIONS:
+	default:
+		return key_get(ev, loc->module, loc->func, 0);
+	}
 }
 
 int px_profile_add_location(struct px_profile *p, const char *event,
 			    const struct px_location *loc, uint64_t count)
 {
-	switch (p->by) {
-	case PX_PROFILE_LINES:
-		return px_profile_add(p, event, loc->module, loc->file, loc->line, count);
-	case PX_PROFILE_INLINED:
-		if (loc->n_inline)
-			return px_profile_add(p, event, loc->module, loc->inlines[0].func,
-					      0, count);
-		/* fall through */
-	case PX_PROFILE_FUNCTIONS:
-	default:
-		return px_profile_add(p, event, loc->module, loc->func, 0, count);
+	struct pevent *ev = event_get(p, event ? event : unknown);
+	size_t j;
+	ssize_t k;
+
+	if (!ev)
+		return px_fail(ENOMEM, "profile: out of memory");
+	if (!loc->serial) {	/* not from a resolver: by its strings */
+		k = loc_key(p, ev, loc);
+		goto count;
 	}
+	if (ev->lcap)
+		for (j = hash_serial(loc->serial) & (ev->lcap - 1); ev->locs[j].serial;
+		     j = (j + 1) & (ev->lcap - 1))
+			if (ev->locs[j].serial == loc->serial) {
+				k = (ssize_t)ev->locs[j].key;
+				goto count;
+			}
+	k = loc_key(p, ev, loc);
+	if (k < 0)
+		goto count;
+	if ((ev->nlocs + 1) * 2 > ev->lcap && locs_grow(ev))
+		return px_fail(ENOMEM, "profile: out of memory");
+	for (j = hash_serial(loc->serial) & (ev->lcap - 1); ev->locs[j].serial;
+	     j = (j + 1) & (ev->lcap - 1))
+		;
+	ev->locs[j] = (struct locslot){ loc->serial, (size_t)k };
+	ev->nlocs++;
+count:
+	if (k < 0)
+		return px_fail(ENOMEM, "profile: out of memory");
+	ev->keys[k].count += count;
+	ev->total += count;
+	return 0;
 }
 
 size_t px_profile_events(const struct px_profile *p)

@@ -8,10 +8,13 @@
 #include <elfutils/libdwfl.h>
 #include <dwarf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
 
 static const char unknown[] = "??";
 
@@ -129,49 +132,65 @@ static const char *intern(struct strtab *t, struct arena *a, const char *s)
 	return copy;
 }
 
-/* ---- the address cache: ip -> location ---- */
+/* ---- the address cache: ip -> location, open addressing with linear
+ * probing on the IP itself (no pointer to follow before the key matches),
+ * at most half full.  IPCACHE_HASH can be overridden by a test that
+ * includes this file, to force collisions. ---- */
+
+#ifndef IPCACHE_HASH
+#define IPCACHE_HASH(ip) hash_u64(ip)
+#endif
+
+struct ipslot {
+	uint64_t ip;
+	struct px_location *loc;	/* NULL: free */
+};
 
 struct ipcache {
-	struct px_location **slot;
-	size_t n, cap;
+	struct ipslot *slot;
+	size_t n, cap;		/* cap is 0 or a power of two */
 };
 
 static struct px_location *ipcache_find(const struct ipcache *c, uint64_t ip)
 {
+	size_t mask = c->cap - 1;
+
 	if (!c->cap)
 		return NULL;
-	for (size_t j = hash_u64(ip) & (c->cap - 1); c->slot[j];
-	     j = (j + 1) & (c->cap - 1))
-		if (c->slot[j]->ip == ip)
-			return c->slot[j];
+	for (size_t j = IPCACHE_HASH(ip) & mask; c->slot[j].loc; j = (j + 1) & mask)
+		if (c->slot[j].ip == ip)
+			return c->slot[j].loc;
 	return NULL;
 }
 
-static int ipcache_insert(struct ipcache *c, struct px_location *loc)
+static void ipcache_put(struct ipslot *slot, size_t cap, uint64_t ip,
+			struct px_location *loc)
 {
 	size_t j;
 
+	for (j = IPCACHE_HASH(ip) & (cap - 1); slot[j].loc; j = (j + 1) & (cap - 1))
+		;
+	slot[j].ip = ip;
+	slot[j].loc = loc;
+}
+
+/* loc->ip must not be in the cache yet. */
+static int ipcache_insert(struct ipcache *c, struct px_location *loc)
+{
 	if ((c->n + 1) * 2 > c->cap) {
 		size_t cap = c->cap ? c->cap * 2 : 1024;
-		struct px_location **slot = calloc(cap, sizeof(*slot));
+		struct ipslot *slot = calloc(cap, sizeof(*slot));
 
 		if (!slot)
 			return -ENOMEM;
-		for (size_t i = 0; i < c->cap; i++) {
-			if (!c->slot[i])
-				continue;
-			for (j = hash_u64(c->slot[i]->ip) & (cap - 1); slot[j];
-			     j = (j + 1) & (cap - 1))
-				;
-			slot[j] = c->slot[i];
-		}
+		for (size_t i = 0; i < c->cap; i++)
+			if (c->slot[i].loc)
+				ipcache_put(slot, cap, c->slot[i].ip, c->slot[i].loc);
 		free(c->slot);
 		c->slot = slot;
 		c->cap = cap;
 	}
-	for (j = hash_u64(loc->ip) & (c->cap - 1); c->slot[j]; j = (j + 1) & (c->cap - 1))
-		;
-	c->slot[j] = loc;
+	ipcache_put(c->slot, c->cap, loc->ip, loc);
 	c->n++;
 	return 0;
 }
@@ -189,14 +208,15 @@ static void ipcache_clear(struct ipcache *c)
 struct ksym {
 	uint64_t addr;
 	uint32_t name;		/* offsets into ksyms.names */
-	uint32_t module;
+	uint32_t module;	/* KCORE: the kernel itself */
 };
+
+#define KCORE UINT32_MAX
 
 struct ksyms {
 	struct ksym *v;
 	size_t n;
 	char *names;
-	size_t names_len, names_cap;
 	int refs;
 };
 
@@ -212,96 +232,155 @@ static void ksyms_free(struct ksyms *k)
 	free(k);
 }
 
-static int64_t ksyms_name(struct ksyms *k, const char *s, size_t len)
-{
-	size_t at = k->names_len;
-
-	if (k->names_len + len + 1 > k->names_cap) {
-		size_t cap = k->names_cap ? k->names_cap * 2 : 1 << 20;
-		char *p;
-
-		while (cap < k->names_len + len + 1)
-			cap *= 2;
-		p = realloc(k->names, cap);
-		if (!p)
-			return -1;
-		k->names = p;
-		k->names_cap = cap;
-	}
-	memcpy(k->names + at, s, len);
-	k->names[at + len] = '\0';
-	k->names_len += len + 1;
-	return (int64_t)at;
-}
-
 static int ksym_cmp(const void *a, const void *b)
 {
 	const struct ksym *x = a, *y = b;
 
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	/* names are stored in file order: ties keep it */
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->name < y->name ? -1 : x->name > y->name;
+}
+
+/* The whole of a file whose size stat cannot tell (/proc), in big reads. */
+static char *read_file(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t cap = 4 << 20, n = 0;
+	char *buf = NULL;
+
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		ssize_t r;
+
+		if (!buf || cap - n < 65536) {
+			char *p = realloc(buf, buf ? cap *= 2 : cap);
+
+			if (!p)
+				goto fail;
+			buf = p;
+		}
+		r = read(fd, buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			goto fail;
+		if (!r)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+fail:
+	close(fd);
+	free(buf);
+	return NULL;
+}
+
+static int hexval(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
 /* Text symbols of a kallsyms file; NULL when it cannot be read or when it
- * holds only zero addresses (kptr_restrict), so the caller says [kernel]. */
+ * holds only zero addresses (kptr_restrict), so the caller says [kernel].
+ * The file is read whole and the names of text symbols are packed in
+ * place at the front of the same buffer (each line is longer than what
+ * is kept of it), which is then shrunk: no second copy of 5 MB. */
 static struct ksyms *ksyms_load(const char *path)
 {
 	struct ksyms *k = calloc(1, sizeof(*k));
-	FILE *f = fopen(path, "re");
-	char line[512];
-	size_t cap = 0;
-	int64_t core;
-	bool nonzero = false;
+	size_t len = 0, w, cap, kmod = KCORE;
+	bool nonzero = false, sorted = true;
+	uint64_t prev = 0;
+	char *buf, *r, *end;
 
-	if (!k || !f)
+	if (!k)
+		return NULL;
+	buf = read_file(path, &len);
+	if (!buf || len < 32)
 		goto out_fail;
-	core = ksyms_name(k, "[kernel]", 8);
-	if (core < 0)
+	cap = len / 32 + 1024;
+	k->v = malloc(cap * sizeof(*k->v));
+	if (!k->v)
 		goto out_fail;
-	while (fgets(line, sizeof(line), f)) {
-		char *end, *name, *mod;
-		uint64_t addr = strtoull(line, &end, 16);
-		int64_t n, m = core;
-		char type;
+	end = buf + len;
+	w = 0;
+	r = buf;
+	for (char *line = NULL; r < end; r = line) {
+		uint64_t addr = 0;
+		char *p = r, *name, *mod = NULL;
+		size_t nlen, mlen = 0;
+		int h;
 
-		if (end == line || *end != ' ')
-			continue;
-		type = end[1];
-		if (!strchr("tTwW", type) || end[2] != ' ')
-			continue;
-		name = end + 3;
-		name[strcspn(name, "\n")] = '\0';
-		mod = strchr(name, '\t');
-		if (mod) {
-			*mod++ = '\0';
-			mod[strcspn(mod, " \t")] = '\0';
-			if (*mod == '[' && (m = ksyms_name(k, mod, strlen(mod))) < 0)
-				goto out_fail;
+		line = memchr(r, '\n', (size_t)(end - r));
+		line = line ? line + 1 : end;
+		while ((h = hexval((unsigned char)*p)) >= 0) {
+			addr = addr << 4 | (unsigned)h;
+			p++;
 		}
-		if (addr)
-			nonzero = true;
+		if (*p != ' ' || p == r || !strchr("tTwW", p[1]) || !p[1] || p[2] != ' ')
+			continue;
+		name = p + 3;
+		for (p = name; p < line && *p != '\n' && *p != '\t'; p++)
+			;
+		nlen = (size_t)(p - name);
+		if (p < line && *p == '\t' && p[1] == '[') {
+			mod = p + 1;
+			for (p = mod; p < line && *p != '\n' && *p != ' ' && *p != '\t'; p++)
+				;
+			mlen = (size_t)(p - mod);
+		}
+		if (!nlen)
+			continue;
 		if (k->n == cap) {
-			struct ksym *v;
+			struct ksym *v = realloc(k->v, (cap *= 2) * sizeof(*v));
 
-			cap = cap ? cap * 2 : 65536;
-			v = realloc(k->v, cap * sizeof(*v));
 			if (!v)
 				goto out_fail;
 			k->v = v;
 		}
-		n = ksyms_name(k, name, strlen(name));
-		if (n < 0)
-			goto out_fail;
-		k->v[k->n++] = (struct ksym){ addr, (uint32_t)n, (uint32_t)m };
+		/* The name, then (when it starts a run) the module: both land
+		 * before where they are read from, and the name's copy ends
+		 * before the module's text begins. */
+		memmove(buf + w, name, nlen);
+		buf[w + nlen] = '\0';
+		k->v[k->n] = (struct ksym){ addr, (uint32_t)w, KCORE };
+		w += nlen + 1;
+		if (mod) {
+			if (kmod == KCORE || strncmp(buf + kmod, mod, mlen) || buf[kmod + mlen]) {
+				memmove(buf + w, mod, mlen);
+				buf[w + mlen] = '\0';
+				kmod = w;
+				w += mlen + 1;
+			}
+			k->v[k->n].module = (uint32_t)kmod;
+		}
+		k->n++;
+		if (addr)
+			nonzero = true;
+		if (addr < prev)
+			sorted = false;
+		prev = addr;
 	}
-	if (!nonzero)
+	if (!nonzero || w >= UINT32_MAX)
 		goto out_fail;
-	fclose(f);
-	qsort(k->v, k->n, sizeof(*k->v), ksym_cmp);
+	k->names = realloc(buf, w);
+	if (!k->names)
+		k->names = buf;
+	buf = NULL;
+	if (!sorted)
+		qsort(k->v, k->n, sizeof(*k->v), ksym_cmp);
 	return k;
 
 out_fail:
-	if (f)
-		fclose(f);
+	free(buf);
 	ksyms_free(k);
 	return NULL;
 }
@@ -342,11 +421,102 @@ struct px_symbols {
 	struct ksyms *ksyms;
 	bool ksyms_tried;
 	bool functions_only;
+	bool dirty;			/* maps added since the last report */
+	struct px_location *last;	/* the last address resolved */
 };
+
+static uint64_t next_serial;
+
+/* ---- the vdso: after the process has exited, its [vdso] is read from
+ * this process's own, the same image for every native process on this
+ * kernel (a mapping of another size, e.g. a 32-bit process's, is not) ---- */
+
+static pthread_once_t vdso_once = PTHREAD_ONCE_INIT;
+static char *vdso_image;
+static size_t vdso_size;	/* the ELF file's size */
+static size_t vdso_span;	/* the size of its mapping */
+
+static void vdso_init(void)
+{
+	const unsigned char *base = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
+	Elf64_Ehdr eh;
+	size_t size, page = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (!base || memcmp(base, ELFMAG, SELFMAG) || base[EI_CLASS] != ELFCLASS64)
+		return;
+	memcpy(&eh, base, sizeof(eh));
+	/* the section headers come last in the kernel's vdso images */
+	size = eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize;
+	for (unsigned i = 0; i < eh.e_phnum; i++) {
+		Elf64_Phdr ph;
+
+		memcpy(&ph, base + eh.e_phoff + (size_t)i * eh.e_phentsize, sizeof(ph));
+		if (ph.p_type == PT_LOAD && ph.p_offset + ph.p_filesz > size)
+			size = ph.p_offset + ph.p_filesz;
+	}
+	if (size < sizeof(eh) || size > (64u << 20))
+		return;
+	vdso_image = malloc(size);
+	if (!vdso_image)
+		return;
+	memcpy(vdso_image, base, size);
+	vdso_size = size;
+	vdso_span = (size + page - 1) & ~(page - 1);
+}
+
+static bool is_vdso(const char *path)
+{
+	return !strcmp(path, "[vdso]");
+}
+
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *name,
+		    Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+	Dwarf_Addr start, end;
+
+	if (!is_vdso(name))	/* files, and a live process's "[vdso: PID]" */
+		return dwfl_linux_proc_find_elf(mod, userdata, name, base, file_name, elfp);
+	pthread_once(&vdso_once, vdso_init);
+	dwfl_module_info(mod, NULL, &start, &end, NULL, NULL, NULL, NULL);
+	*file_name = NULL;
+	*elfp = NULL;
+	if (vdso_image && end - start == vdso_span)
+		*elfp = elf_memory(vdso_image, vdso_size);
+	return -1;
+}
+
+/* Separate debug files: by build-id, then by .gnu_debuglink, on this
+ * machine.  libdwfl's standard search then asks debuginfod, and starting
+ * its client (libcurl) costs 20 to 40 ms per process even when
+ * DEBUGINFOD_URLS is unset and it can find nothing: it is asked only when
+ * DEBUGINFOD_URLS names a server. */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			  Dwarf_Addr base, const char *file_name,
+			  const char *debuglink_file, GElf_Word debuglink_crc,
+			  char **debuginfo_file_name)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	int fd;
+
+	if (urls && *urls)
+		return dwfl_standard_find_debuginfo(mod, userdata, modname, base,
+						    file_name, debuglink_file,
+						    debuglink_crc, debuginfo_file_name);
+	fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name,
+					  debuglink_file, debuglink_crc,
+					  debuginfo_file_name);
+	if (fd >= 0 || !debuglink_file)
+		return fd;
+	/* the path search by debuglink name is not exported on its own */
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+					    debuglink_file, debuglink_crc,
+					    debuginfo_file_name);
+}
 
 static int symbols_new(struct px_symbols **out, const struct px_symbols_opts *opts)
 {
 	struct px_symbols *res = calloc(1, sizeof(*res));
+	const char *kallsyms;
 
 	*out = NULL;
 	if (!res)
@@ -354,11 +524,14 @@ static int symbols_new(struct px_symbols **out, const struct px_symbols_opts *op
 	if (opts && opts->debuginfo_path &&
 	    !(res->debuginfo_path = strdup(opts->debuginfo_path)))
 		goto out_nomem;
-	if (opts && opts->kallsyms && !(res->kallsyms_path = strdup(opts->kallsyms)))
+	/* PX_KALLSYMS: another kernel symbol table than /proc/kallsyms, for
+	 * tests of the fallback to [kernel] (an empty or zeroed file) */
+	kallsyms = opts && opts->kallsyms ? opts->kallsyms : getenv("PX_KALLSYMS");
+	if (kallsyms && *kallsyms && !(res->kallsyms_path = strdup(kallsyms)))
 		goto out_nomem;
 	res->functions_only = opts && opts->functions_only;
-	res->callbacks.find_elf = dwfl_linux_proc_find_elf;
-	res->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+	res->callbacks.find_elf = find_elf;
+	res->callbacks.find_debuginfo = find_debuginfo;
 	res->callbacks.debuginfo_path = res->debuginfo_path ? &res->debuginfo_path : NULL;
 	res->dwfl = dwfl_begin(&res->callbacks);
 	if (!res->dwfl) {
@@ -422,6 +595,7 @@ int px_symbols_refresh(struct px_symbols *res)
 	if (rc)
 		return rc;
 	ipcache_clear(&res->cache);
+	res->last = NULL;
 	return 0;
 }
 
@@ -481,6 +655,8 @@ static int report_all_maps(struct px_symbols *res)
 	dwfl_report_end(res->dwfl, NULL, NULL);
 	free(v);
 	ipcache_clear(&res->cache);
+	res->last = NULL;
+	res->dirty = false;
 	return 0;
 }
 
@@ -495,7 +671,7 @@ int px_symbols_open_maps(struct px_symbols **out, const struct px_maps *maps,
 	for (size_t i = 0; maps && i < maps->n && !rc; i++) {
 		const struct px_map *m = &maps->v[i];
 
-		if (m->path && m->path[0] == '/' && m->len)
+		if (m->path && (m->path[0] == '/' || is_vdso(m->path)) && m->len)
 			rc = px_maps_add(&res->maps, m->start, m->len, m->pgoff, m->path);
 	}
 	if (!rc)
@@ -513,13 +689,16 @@ int px_symbols_add_map(struct px_symbols *res, uint64_t start, uint64_t len,
 {
 	int rc;
 
-	if (!path || path[0] != '/' || !len)
+	if (!path || (path[0] != '/' && !is_vdso(path)) || !len)
 		return px_fail(EINVAL, "symbols: not a file mapping: '%s'",
 			       path ? path : "(null)");
 	if (res->live)
 		return px_symbols_refresh(res);
+	/* reported at the next resolve: a burst of mappings costs one */
 	rc = px_maps_add(&res->maps, start, len, pgoff, path);
-	return rc ? rc : report_all_maps(res);
+	if (!rc)
+		res->dirty = true;
+	return rc;
 }
 
 void px_symbols_free(struct px_symbols *res)
@@ -581,7 +760,8 @@ static int resolve_kernel(struct px_symbols *res, struct px_location *loc)
 	loc->module = "[kernel]";
 	if (!s)
 		return 0;
-	loc->module = intern(&res->strings, &res->arena, k->names + s->module);
+	loc->module = s->module == KCORE ? "[kernel]" :
+		intern(&res->strings, &res->arena, k->names + s->module);
 	loc->func = intern(&res->strings, &res->arena, k->names + s->name);
 	if (!loc->module || !loc->func)
 		return -ENOMEM;
@@ -680,6 +860,9 @@ static int resolve_user(struct px_symbols *res, struct px_location *loc)
 	if (!mod)
 		return 0;
 	name = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+	/* a live process's vdso is "[vdso: PID]" to libdwfl */
+	if (name && !strncmp(name, "[vdso", 5))
+		name = "[vdso]";
 	loc->module = intern(&res->strings, &res->arena, name);
 	name = dwfl_module_addrinfo(mod, loc->ip, &off, &sym, NULL, NULL, NULL);
 	loc->func = intern(&res->strings, &res->arena, name);
@@ -711,11 +894,19 @@ static bool is_kernel_ip(uint64_t ip)
 int px_symbols_resolve(struct px_symbols *res, uint64_t ip,
 		       const struct px_location **out)
 {
-	struct px_location *loc = ipcache_find(&res->cache, ip);
+	struct px_location *loc;
 	int rc;
 
+	/* samples come in runs of the same address */
+	if (res->last && res->last->ip == ip && !res->dirty) {
+		*out = res->last;
+		return 0;
+	}
+	if (res->dirty && (rc = report_all_maps(res)))
+		return rc;
+	loc = ipcache_find(&res->cache, ip);
 	if (loc) {
-		*out = loc;
+		*out = res->last = loc;
 		return 0;
 	}
 	loc = arena_alloc(&res->arena, sizeof(*loc));
@@ -723,11 +914,12 @@ int px_symbols_resolve(struct px_symbols *res, uint64_t ip,
 		return px_fail(ENOMEM, "symbols: out of memory");
 	*loc = (struct px_location){
 		.ip = ip, .module = unknown, .func = unknown, .file = unknown,
+		.serial = __atomic_add_fetch(&next_serial, 1, __ATOMIC_RELAXED),
 	};
 	rc = is_kernel_ip(ip) ? resolve_kernel(res, loc) : resolve_user(res, loc);
 	if (rc || ipcache_insert(&res->cache, loc))
 		return px_fail(ENOMEM, "symbols: out of memory");
-	*out = loc;
+	*out = res->last = loc;
 	return 0;
 }
 
@@ -786,8 +978,8 @@ int px_maps_parse(struct px_maps *m, FILE *f)
 			   &start, &end, &pgoff, &pos) < 3 || !pos)
 			continue;
 		line[strcspn(line, "\n")] = '\0';
-		if (line[pos] != '/' || end <= start)
-			continue;	/* anonymous, [heap], [vdso], ... */
+		if ((line[pos] != '/' && !is_vdso(line + pos)) || end <= start)
+			continue;	/* anonymous, [heap], [stack], ... */
 		rc = px_maps_add(m, start, end - start, pgoff, line + pos);
 		if (rc)
 			break;

@@ -5,10 +5,18 @@
  * (px_symbols_open_maps: perf MMAP records or /proc/PID/maps snapshots), so
  * resolution still works after the process has exited.  Kernel addresses
  * resolve through /proc/kallsyms when it is readable and holds real
- * addresses, to "[kernel]" otherwise.
+ * addresses, to "[kernel]" otherwise (the environment variable
+ * PX_KALLSYMS, when set, names another file in kallsyms format in place of
+ * /proc/kallsyms: tests use it to check that fallback).  Addresses in the
+ * [vdso] resolve through the vdso image of the process (live) or, once it
+ * has exited, through this process's own vdso, which is the same image for
+ * native processes on the same kernel.
  *
- * Every resolved address is cached by address: resolving the same IP again
- * is a hash lookup.  Anything unknown reads "??" (function, module, file)
+ * Nothing is read before it is needed: a module's ELF file when an address
+ * first falls in it, its DWARF only when source lines are wanted and an
+ * address first falls in it, the kernel's symbols on the first kernel
+ * address.  Every resolved address is cached by address (open addressing
+ * on the IP): resolving the same IP again is one hash lookup.  Anything unknown reads "??" (function, module, file)
  * and 0 (line), never NULL and never garbage.  Errors are -errno with the
  * message in px_last_error(); the library never prints. */
 #ifndef PX_SYMBOLS_H
@@ -21,7 +29,7 @@
 #include <sys/types.h>
 
 /* One file-backed mapping of a process, as /proc/PID/maps or a perf MMAP
- * record gives it. */
+ * record gives it; "[vdso]" is the one mapping without a file kept. */
 struct px_map {
 	uint64_t start;
 	uint64_t len;
@@ -38,9 +46,10 @@ struct px_maps {
 
 int px_maps_add(struct px_maps *m, uint64_t start, uint64_t len,
 		uint64_t pgoff, const char *path);
-/* Append the file-backed mappings of /proc/PID/maps (pid 0: self). */
+/* Append the file-backed mappings and the [vdso] of /proc/PID/maps
+ * (pid 0: self). */
 int px_maps_snapshot(struct px_maps *m, pid_t pid);
-/* Append the file-backed mappings of a stream in /proc/PID/maps format. */
+/* The same from a stream in /proc/PID/maps format. */
 int px_maps_parse(struct px_maps *m, FILE *f);
 void px_maps_free(struct px_maps *m);
 
@@ -49,7 +58,8 @@ struct px_symbols_opts {
 	 * "-:.debug:/usr/lib/debug" (NULL: that default).  Absolute entries
 	 * are also searched for .build-id/xx/yyyy.debug. */
 	const char *debuginfo_path;
-	/* Kernel symbol table (NULL: /proc/kallsyms). */
+	/* Kernel symbol table (NULL: $PX_KALLSYMS if set, else
+	 * /proc/kallsyms). */
 	const char *kallsyms;
 	/* Module and function+offset only, as perf report's default sort
 	 * needs: no DWARF is read, file reads "??", line 0, no inline chain. */
@@ -67,6 +77,10 @@ struct px_inline_frame {
 
 struct px_location {
 	uint64_t ip;
+	/* Unique among every location of every resolver of this process
+	 * (never 0, never reused): a key for caches of derived data, such
+	 * as the profile's location -> entry cache. */
+	uint64_t serial;
 	const char *module;	/* path of the mapped file, "[kernel]", ... */
 	const char *func;	/* ELF (or kernel) symbol containing ip */
 	uint64_t offset;	/* ip - symbol start (0 when func is "??") */
@@ -84,9 +98,11 @@ int px_symbols_open_pid(struct px_symbols **out, pid_t pid,
 			const struct px_symbols_opts *opts);
 int px_symbols_open_maps(struct px_symbols **out, const struct px_maps *maps,
 			 const struct px_symbols_opts *opts);
-/* Mappings that appear later (dlopen, a new MMAP record).  On a live
- * resolver, px_symbols_refresh re-reads /proc/PID/maps; it also happens by
- * itself once when an address falls outside every known module. */
+/* Mappings that appear later (dlopen, a new MMAP record): path is a file
+ * or "[vdso]".  They take effect at the next px_symbols_resolve, which
+ * then forgets the cached addresses.  On a live resolver,
+ * px_symbols_refresh re-reads /proc/PID/maps; it also happens by itself
+ * once when an address falls outside every known module. */
 int px_symbols_add_map(struct px_symbols *res, uint64_t start, uint64_t len,
 		       uint64_t pgoff, const char *path);
 int px_symbols_refresh(struct px_symbols *res);

@@ -483,11 +483,13 @@ static void test_maps_parse(void)
 		return;
 	is_int(px_maps_parse(&m, f), 0, "maps: parsed");
 	fclose(f);
-	if (is_int(m.n, 3, "maps: three file mappings (no heap, anon, vdso)")) {
+	if (is_int(m.n, 4, "maps: three file mappings and the vdso (no heap, anon)")) {
 		is_int(m.v[1].start, 0x55d0c0001000ULL, "maps: start");
 		is_int(m.v[1].len, 0x4000, "maps: length");
 		is_int(m.v[1].pgoff, 0x1000, "maps: file offset");
 		is_str(m.v[2].path, "/lib/x86_64-linux-gnu/libc.so.6", "maps: path");
+		is_str(m.v[3].path, "[vdso]", "maps: the vdso");
+		is_int(m.v[3].len, 0x2000, "maps: the vdso's length");
 	}
 	px_maps_free(&m);
 	is_int(m.n, 0, "maps: freed");
