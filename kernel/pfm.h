@@ -9,9 +9,11 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
+#include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/uidgid.h>
+#include <linux/types.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
@@ -20,6 +22,7 @@
 #define PFM_MSGQ_DEPTH	8
 #define PFM_PERIOD_MAX	(1ULL << 62)	/* longest overflow period armed */
 #define PFM_SETS_MAX	64		/* event sets per context */
+#define PFM_SMPL_NAME_LEN	32	/* a format name, NUL included */
 
 /* limits (module parameters, also changed by PFM_SET_CONFIG) */
 extern unsigned int pfm_arg_size_max;
@@ -27,6 +30,7 @@ extern unsigned int pfm_ctx_per_user_max;
 extern unsigned int pfm_sys_gid;
 extern unsigned int pfm_thread_gid;
 extern bool pfm_hw_pmu;
+extern unsigned long pfm_smpl_buf_size_max;
 
 enum pfm_state {
 	PFM_CTX_NEW,		/* opened, PFM_CREATE_CONTEXT not yet done */
@@ -36,6 +40,41 @@ enum pfm_state {
 
 struct pfm_context;
 struct pfm_set;
+struct pfm_smpl_fmt;
+
+/*
+ * The sampling buffer of a context created with a format (pfm_smpl.c).
+ * Allocated zeroed at create, mapped read-only by mmap(), freed with the
+ * context.  The overflow handler writes it under ctx->ovfl_lock.
+ */
+struct pfm_smpl {
+	const struct pfm_smpl_fmt *fmt;
+	void *buf;			/* vmalloc_user(), map_size bytes */
+	u64 buf_size;			/* the format's size, header included */
+	size_t map_size;		/* PAGE_ALIGN(buf_size): mmap() length */
+	u32 flags;			/* buf_flags of the argument */
+	u32 max_sample;			/* bytes of the largest sample */
+	u64 lost;			/* overflows while masked (not recorded) */
+};
+
+/* What the format asks after recording an overflow (the spec's ovfl_ctrl) */
+#define PFM_SMPL_RESET	0x1	/* short reset of the PMD and its reset_pmds */
+#define PFM_SMPL_NOTIFY	0x2	/* a PFM_MSG_OVFL (when the PMD has OVFL_NOTIFY) */
+#define PFM_SMPL_MASK	0x4	/* mask until PFM_RESTART */
+
+/*
+ * PFM_FL_NOTIFY_BLOCK: the monitored thread waits, on its way back to
+ * user mode, until the tool restarts.  Reference counted apart from the
+ * context, so that a thread still waiting when the context is freed
+ * wakes up on memory that is still there.
+ */
+struct pfm_block {
+	refcount_t ref;
+	wait_queue_head_t wq;
+	struct callback_head work;
+	bool queued;			/* work queued on the target (ovfl_lock) */
+	bool blocking;			/* the target must wait */
+};
 
 /*
  * One counter of the logical PMU: PMC i, 64 + i, 128 + i and PMD i of a
@@ -60,8 +99,8 @@ struct pfm_counter {
 	u64 short_reset;
 	u64 last_reset;
 	u64 reset_pmds[PFM_PMD_BV];
-	u64 smpl_pmds[PFM_PMD_BV];
-	u64 eventid;
+	u64 smpl_pmds[PFM_PMD_BV];	/* recorded in this PMD's samples */
+	u64 eventid;			/* stored, not used by our formats */
 	u64 random_mask;
 	u32 seed;
 	u32 rand_state;
@@ -116,6 +155,9 @@ struct pfm_context {
 	struct irq_work irq_work;	/* wake readers, queue switch_work */
 	struct work_struct switch_work;
 
+	struct pfm_smpl *smpl;		/* the sampling format, or NULL */
+	struct pfm_block *block;	/* with PFM_FL_NOTIFY_BLOCK */
+
 	wait_queue_head_t msg_wait;
 	union pfarg_msg msgq[PFM_MSGQ_DEPTH];
 	unsigned int msg_head;
@@ -163,8 +205,19 @@ void pfm_timer_handler(struct perf_event *ev, struct perf_sample_data *data,
 		       struct pt_regs *regs);
 void pfm_irq_work(struct irq_work *w);
 void pfm_queue_msg_locked(struct pfm_context *ctx, const union pfarg_msg *msg);
+void pfm_unblock_locked(struct pfm_context *ctx);
 u64 pfm_next_reset(struct pfm_counter *c, u64 base);
 void pfm_rearm(struct perf_event *ev, u64 period);
 extern atomic_t pfm_nr_contexts;
+
+/* pfm_smpl.c: the sampling formats and their buffer */
+int pfm_smpl_create(struct pfm_context *ctx, const struct pfarg_ctx *arg);
+void pfm_smpl_free(struct pfm_context *ctx);
+int pfm_smpl_mmap(struct pfm_context *ctx, struct vm_area_struct *vma);
+unsigned int pfm_smpl_handler(struct pfm_context *ctx, struct pfm_set *set,
+			      struct pfm_counter *c, u64 count,
+			      struct pt_regs *regs);
+int pfm_smpl_restart_locked(struct pfm_context *ctx, bool masked);
+u64 pfm_smpl_mem(void);
 
 #endif

@@ -616,6 +616,7 @@ static void pfm_do_unload(struct pfm_context *ctx)
 	ctx->masked = false;
 	ctx->switch_pending = false;
 	memset(ctx->ovfl_pmds, 0, sizeof(ctx->ovfl_pmds));
+	pfm_unblock_locked(ctx);
 	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
 	pfm_unwatch_exit(ctx);
 	WRITE_ONCE(ctx->exit_seen, false);
@@ -677,6 +678,18 @@ void pfm_ctx_free(struct pfm_context *ctx)
 	/* no event is left to raise the irq_work; the work sees UNLOADED */
 	irq_work_sync(&ctx->irq_work);
 	cancel_work_sync(&ctx->switch_work);
+	if (ctx->block) {
+		/* a thread still blocked goes on; it holds its reference */
+		unsigned long flags;
+
+		raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
+		pfm_unblock_locked(ctx);
+		raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
+		if (refcount_dec_and_test(&ctx->block->ref))
+			kfree(ctx->block);
+		ctx->block = NULL;
+	}
+	pfm_smpl_free(ctx);
 	list_for_each_entry_safe(set, tmp, &ctx->sets, list) {
 		list_del(&set->list);
 		kfree(set);
@@ -702,10 +715,10 @@ int pfm_ctx_create(struct pfm_context *ctx, const struct pfarg_ctx *arg)
 	if ((arg->ctx_flags & PFM_FL_NOTIFY_BLOCK) &&
 	    (arg->ctx_flags & PFM_FL_SYSTEM_WIDE))
 		return -EINVAL;		/* spec Table 3.2 */
-	/* notifications and sampling formats are not implemented yet */
-	if (arg->ctx_flags & (PFM_FL_NOTIFY_BLOCK | PFM_FL_SMPL_FMT))
-		return -EOPNOTSUPP;
-	if (arg->ctx_smpl_name || arg->ctx_smpl_arg || arg->ctx_smpl_arg_size)
+	if (!(arg->ctx_flags & PFM_FL_SMPL_FMT) &&
+	    (arg->ctx_smpl_name || arg->ctx_smpl_arg || arg->ctx_smpl_arg_size))
+		return -EINVAL;
+	if ((arg->ctx_flags & PFM_FL_SMPL_FMT) && !arg->ctx_smpl_name)
 		return -EINVAL;
 
 	if (arg->ctx_flags & PFM_FL_SYSTEM_WIDE) {
@@ -719,6 +732,22 @@ int pfm_ctx_create(struct pfm_context *ctx, const struct pfarg_ctx *arg)
 	    !capable(CAP_SYS_ADMIN))
 		return -EPERM;
 
+	if (arg->ctx_flags & PFM_FL_NOTIFY_BLOCK) {
+		ctx->block = kzalloc(sizeof(*ctx->block), GFP_KERNEL_ACCOUNT);
+		if (!ctx->block)
+			return -ENOMEM;
+		refcount_set(&ctx->block->ref, 1);
+		init_waitqueue_head(&ctx->block->wq);
+	}
+	if (arg->ctx_flags & PFM_FL_SMPL_FMT) {
+		int ret = pfm_smpl_create(ctx, arg);
+
+		if (ret) {
+			kfree(ctx->block);
+			ctx->block = NULL;
+			return ret;
+		}
+	}
 	ctx->flags = arg->ctx_flags;
 	ctx->kernel_ip = perfmon_capable();
 	ctx->state = PFM_CTX_UNLOADED;
@@ -815,6 +844,15 @@ int pfm_ctx_restart(struct pfm_context *ctx)
 	if (ctx->state != PFM_CTX_LOADED)
 		return -EBUSY;
 	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
+	if (ctx->smpl) {
+		/* the format's part; while active it is all (decision 7) */
+		int ret = pfm_smpl_restart_locked(ctx, ctx->masked);
+
+		if (ret || !ctx->masked) {
+			raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
+			return ret;
+		}
+	}
 	if (!ctx->masked) {
 		raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
 		return -EBUSY;
@@ -848,6 +886,10 @@ int pfm_ctx_restart(struct pfm_context *ctx)
 	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
 	for (i = 0; i < PFM_NUM_COUNTERS; i++)
 		pfm_counter_arm(ctx, &set->ctr[i]);
+	/* the blocked target runs again once its counters are armed */
+	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
+	pfm_unblock_locked(ctx);
+	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
 	if (ctx->started)
 		pfm_set_clock(ctx, true);
 	if (ctx->started && ctx->switch_pending)
@@ -871,6 +913,8 @@ void pfm_ctx_info(struct pfm_context *ctx, struct pfarg_ctxinfo *ci)
 		ci->ctx_state |= PFM_CTXINFO_MASKED;
 	ci->ctx_msg_count = ctx->msg_count;
 	ci->ctx_msg_dropped = ctx->msg_dropped;
+	if (ctx->smpl)
+		ci->ctx_smpl_lost = ctx->smpl->lost;
 	memcpy(ci->ctx_ovfl_pmds, ctx->ovfl_pmds, sizeof(ci->ctx_ovfl_pmds));
 	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
 }
@@ -1079,12 +1123,13 @@ int pfm_ctx_write_pmd(struct pfm_context *ctx, struct pfarg_pmd *pmd)
 		return ret;
 	if (pmd->reg_flags & ~known)
 		return pfm_reg_fail(&pmd->reg_flags, PFM_REG_RETFL_EINVAL, -EINVAL);
-	if ((pmd->reg_flags & PFM_PMDFL_SMPL) || pmd->reg_smpl_eventid ||
-	    memchr_inv(pmd->reg_smpl_pmds, 0, sizeof(pmd->reg_smpl_pmds)))
+	if (!ctx->smpl &&
+	    ((pmd->reg_flags & PFM_PMDFL_SMPL) || pmd->reg_smpl_eventid ||
+	     memchr_inv(pmd->reg_smpl_pmds, 0, sizeof(pmd->reg_smpl_pmds))))
 		return pfm_reg_fail(&pmd->reg_flags, PFM_REG_RETFL_NOTSUPP,
 				    -EOPNOTSUPP);
 	for (i = 1; i < PFM_PMD_BV; i++)
-		if (pmd->reg_reset_pmds[i])
+		if (pmd->reg_reset_pmds[i] || pmd->reg_smpl_pmds[i])
 			return pfm_reg_fail(&pmd->reg_flags,
 					    PFM_REG_RETFL_EINVAL, -EINVAL);
 	if (pmd->reg_random_mask > PFM_RANDOM_MASK_MAX)
@@ -1100,6 +1145,9 @@ int pfm_ctx_write_pmd(struct pfm_context *ctx, struct pfarg_pmd *pmd)
 	c->switch_cnt = pmd->reg_ovfl_switch_cnt;
 	c->switch_left = pmd->reg_ovfl_switch_cnt;
 	memcpy(c->reset_pmds, pmd->reg_reset_pmds, sizeof(c->reset_pmds));
+	memcpy(c->smpl_pmds, pmd->reg_smpl_pmds, sizeof(c->smpl_pmds));
+	c->eventid = pmd->reg_smpl_eventid;
+	c->last_reset = pmd->reg_value;		/* the value loaded */
 	c->random_mask = pmd->reg_random_mask;
 	c->seed = pmd->reg_random_seed;
 	c->rand_state = pmd->reg_random_seed % PFM_RANDOM_MODULUS;
@@ -1126,8 +1174,8 @@ int pfm_ctx_read_pmd(struct pfm_context *ctx, struct pfarg_pmd *pmd)
 	pmd->reg_last_reset_val = c->last_reset;
 	pmd->reg_ovfl_switch_cnt = c->switch_left;
 	memcpy(pmd->reg_reset_pmds, c->reset_pmds, sizeof(pmd->reg_reset_pmds));
-	memset(pmd->reg_smpl_pmds, 0, sizeof(pmd->reg_smpl_pmds));
-	pmd->reg_smpl_eventid = 0;
+	memcpy(pmd->reg_smpl_pmds, c->smpl_pmds, sizeof(pmd->reg_smpl_pmds));
+	pmd->reg_smpl_eventid = c->eventid;
 	pmd->reg_random_mask = c->random_mask;
 	pmd->reg_random_seed = c->seed;
 	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);

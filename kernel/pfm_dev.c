@@ -18,6 +18,7 @@
 
 #define PFM_ARG_SIZE_MIN	PAGE_SIZE
 #define PFM_ARG_SIZE_LIMIT	(1U << 20)
+#define PFM_SMPL_BUF_LIMIT	(1ULL << 40)	/* the largest budget accepted */
 
 unsigned int pfm_arg_size_max = 4 * PAGE_SIZE;
 unsigned int pfm_ctx_per_user_max = 256;
@@ -32,6 +33,8 @@ module_param_named(sys_gid, pfm_sys_gid, uint, 0644);
 MODULE_PARM_DESC(sys_gid, "group allowed system-wide contexts (4294967295: any)");
 module_param_named(thread_gid, pfm_thread_gid, uint, 0644);
 MODULE_PARM_DESC(thread_gid, "group allowed per-thread contexts (4294967295: any)");
+module_param_named(smpl_buf_size_max, pfm_smpl_buf_size_max, ulong, 0644);
+MODULE_PARM_DESC(smpl_buf_size_max, "bytes of all sampling buffers together (at least a page)");
 
 /* open contexts per user: uid -> count */
 static DEFINE_XARRAY(pfm_users);
@@ -243,7 +246,7 @@ static void pfm_fill_config(struct pfarg_config *cf)
 	cf->cf_sys_gid = READ_ONCE(pfm_sys_gid);
 	cf->cf_thread_gid = READ_ONCE(pfm_thread_gid);
 	cf->cf_arg_size_max = pfm_arg_limit();
-	cf->cf_smpl_buf_size_max = 0;
+	cf->cf_smpl_buf_size_max = READ_ONCE(pfm_smpl_buf_size_max);
 	cf->cf_counter_width = 64;
 	cf->cf_num_counters = PFM_NUM_COUNTERS;
 	cf->cf_ctx_per_user_max = READ_ONCE(pfm_ctx_per_user_max);
@@ -276,12 +279,15 @@ static int pfm_set_config(void __user *uarg, unsigned int usize)
 		return -EINVAL;
 	if (cf.cf_arg_size_max < PFM_ARG_SIZE_MIN ||
 	    cf.cf_arg_size_max > PFM_ARG_SIZE_LIMIT ||
-	    cf.cf_smpl_buf_size_max || !cf.cf_ctx_per_user_max)
+	    cf.cf_smpl_buf_size_max < PAGE_SIZE ||
+	    cf.cf_smpl_buf_size_max > PFM_SMPL_BUF_LIMIT ||
+	    !cf.cf_ctx_per_user_max)
 		return -EINVAL;
 	WRITE_ONCE(pfm_sys_gid, cf.cf_sys_gid);
 	WRITE_ONCE(pfm_thread_gid, cf.cf_thread_gid);
 	WRITE_ONCE(pfm_arg_size_max, (unsigned int)cf.cf_arg_size_max);
 	WRITE_ONCE(pfm_ctx_per_user_max, cf.cf_ctx_per_user_max);
+	WRITE_ONCE(pfm_smpl_buf_size_max, (unsigned long)cf.cf_smpl_buf_size_max);
 	return 0;
 }
 
@@ -299,7 +305,7 @@ static int pfm_cmd_create(struct pfm_context *ctx, void __user *uarg,
 	ret = pfm_ctx_create(ctx, &arg);
 	if (ret)
 		return ret;
-	arg.ctx_smpl_buf_size = 0;
+	arg.ctx_smpl_buf_size = ctx->smpl ? ctx->smpl->map_size : 0;
 	return pfm_copy_out(uarg, usize, &arg, sizeof(arg));
 }
 
@@ -500,12 +506,24 @@ static __poll_t pfm_poll(struct file *file, poll_table *wait)
 	return mask;
 }
 
+static int pfm_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct pfm_context *ctx = file->private_data;
+	int ret;
+
+	mutex_lock(&ctx->lock);
+	ret = ctx->state == PFM_CTX_NEW ? -EBADF : pfm_smpl_mmap(ctx, vma);
+	mutex_unlock(&ctx->lock);
+	return ret;
+}
+
 static const struct file_operations pfm_fops = {
 	.owner = THIS_MODULE,
 	.open = pfm_open,
 	.release = pfm_release,
 	.read = pfm_read,
 	.poll = pfm_poll,
+	.mmap = pfm_mmap,
 	.unlocked_ioctl = pfm_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = no_llseek,

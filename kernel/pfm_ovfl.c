@@ -14,7 +14,10 @@
 #include <linux/perf_event.h>
 #include <linux/ptrace.h>
 #include <linux/sched/clock.h>
+#include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/smp.h>
+#include <linux/task_work.h>
 
 #include "pfm.h"
 
@@ -140,7 +143,7 @@ static void pfm_mask(struct pfm_context *ctx, struct pfm_set *set)
 }
 
 static void pfm_notify(struct pfm_context *ctx, struct pfm_set *set,
-		       struct pt_regs *regs)
+		       struct pt_regs *regs, const u64 *pmds)
 {
 	union pfarg_msg msg;
 	struct pfarg_ovfl_msg *m = &msg.pfm_ovfl_msg;
@@ -155,9 +158,75 @@ static void pfm_notify(struct pfm_context *ctx, struct pfm_set *set,
 	m->msg_ovfl_cpu = smp_processor_id();
 	if (regs && (user_mode(regs) || ctx->kernel_ip))
 		m->msg_ovfl_ip = instruction_pointer(regs);
-	memcpy(m->msg_ovfl_pmds, ctx->ovfl_pmds, sizeof(m->msg_ovfl_pmds));
+	memcpy(m->msg_ovfl_pmds, pmds, sizeof(m->msg_ovfl_pmds));
 	m->msg_tstamp = local_clock();
 	pfm_queue_msg_locked(ctx, &msg);
+}
+
+/* The thread waits here, on its way back to user mode, for the restart. */
+static void pfm_block_work(struct callback_head *head)
+{
+	struct pfm_block *b = container_of(head, struct pfm_block, work);
+
+	wait_event_killable(b->wq, !READ_ONCE(b->blocking));
+	WRITE_ONCE(b->queued, false);
+	if (refcount_dec_and_test(&b->ref))
+		kfree(b);
+	module_put(THIS_MODULE);
+}
+
+/*
+ * PFM_FL_NOTIFY_BLOCK: a notification of a per-thread context blocks its
+ * target (not a thread monitoring itself, spec 3.3) until the restart.
+ * The overflow is the target's own (its events count it only), so
+ * current is the target.
+ */
+static void pfm_block_locked(struct pfm_context *ctx)
+{
+	struct pfm_block *b = ctx->block;
+
+	if (!b || ctx->self || current != ctx->task)
+		return;
+	WRITE_ONCE(b->blocking, true);
+	if (b->queued || !try_module_get(THIS_MODULE))
+		return;
+	refcount_inc(&b->ref);
+	init_task_work(&b->work, pfm_block_work);
+	if (task_work_add(current, &b->work, TWA_RESUME)) {
+		/* the target is exiting: nothing to block */
+		refcount_dec(&b->ref);
+		module_put(THIS_MODULE);
+		return;
+	}
+	b->queued = true;
+}
+
+/* Let a blocked target go (ovfl_lock held). */
+void pfm_unblock_locked(struct pfm_context *ctx)
+{
+	struct pfm_block *b = ctx->block;
+
+	if (!b || !READ_ONCE(b->blocking))
+		return;
+	WRITE_ONCE(b->blocking, false);
+	wake_up(&b->wq);
+}
+
+/* Mask on an overflow of c, with a notification when asked. */
+static void pfm_mask_notify(struct pfm_context *ctx, struct pfm_set *set,
+			    struct pfm_counter *c, u64 count,
+			    struct pt_regs *regs, bool notify)
+{
+	pfm_set_bit(ctx->ovfl_pmds, c->num);
+	pfm_mask(ctx, set);
+	c->frozen_val = c->offset + count;
+	pfm_rearm(c->event, ctx->smpl ? pfm_distance(c->last_reset) :
+		  PFM_PERIOD_MAX);
+	if (notify) {
+		pfm_notify(ctx, set, regs, ctx->ovfl_pmds);
+		pfm_block_locked(ctx);
+	}
+	irq_work_queue(&ctx->irq_work);
 }
 
 /* PMD c of the active set went past 2^64, the event at count. */
@@ -173,14 +242,26 @@ static void pfm_overflow(struct pfm_context *ctx, struct pfm_set *set,
 		ctx->switch_pending = true;
 		kick = true;
 	}
-	if (c->flags & PFM_PMDFL_OVFL_NOTIFY) {
+	if (ctx->smpl) {
+		/* the format records and decides (spec 4.2 step 4) */
+		unsigned int ctl = pfm_smpl_handler(ctx, set, c, count, regs);
+		bool notify = (ctl & PFM_SMPL_NOTIFY) &&
+			      (c->flags & PFM_PMDFL_OVFL_NOTIFY);
+
+		if (ctl & PFM_SMPL_MASK) {
+			pfm_mask_notify(ctx, set, c, count, regs, notify);
+			return;
+		}
+		if (notify) {
+			u64 pmds[PFM_PMD_BV] = { 0 };
+
+			pfm_set_bit(pmds, c->num);
+			pfm_notify(ctx, set, regs, pmds);
+			kick = true;
+		}
+	} else if (c->flags & PFM_PMDFL_OVFL_NOTIFY) {
 		/* the PMD keeps its wrapped value until the restart */
-		pfm_set_bit(ctx->ovfl_pmds, c->num);
-		pfm_mask(ctx, set);
-		c->frozen_val = c->offset + count;
-		pfm_rearm(c->event, PFM_PERIOD_MAX);
-		pfm_notify(ctx, set, regs);
-		irq_work_queue(&ctx->irq_work);
+		pfm_mask_notify(ctx, set, c, count, regs, true);
 		return;
 	}
 	/* handled in the kernel: short reset of the PMD and its reset_pmds */
@@ -197,6 +278,25 @@ static void pfm_overflow(struct pfm_context *ctx, struct pfm_set *set,
 		irq_work_queue(&ctx->irq_work);
 }
 
+/*
+ * Take ovfl_lock from the overflow handler.  In NMI only a trylock is
+ * safe; otherwise the holder is a command on another CPU (it disabled
+ * interrupts here), so wait for it a little rather than lose the
+ * overflow, but never forever: a kernel breakpoint hit while this CPU
+ * holds the lock gives up.
+ */
+static bool pfm_ovfl_lock(struct pfm_context *ctx, unsigned long *flags)
+{
+	int tries = in_nmi() ? 1 : 100000;
+
+	while (tries--) {
+		if (raw_spin_trylock_irqsave(&ctx->ovfl_lock, *flags))
+			return true;
+		cpu_relax();
+	}
+	return false;
+}
+
 void pfm_ovfl_handler(struct perf_event *ev, struct perf_sample_data *data,
 		      struct pt_regs *regs)
 {
@@ -211,10 +311,23 @@ void pfm_ovfl_handler(struct perf_event *ev, struct perf_sample_data *data,
 		pfm_rearm(ev, PFM_PERIOD_MAX);
 		return;
 	}
-	if (!raw_spin_trylock_irqsave(&ctx->ovfl_lock, flags))
+	if (!pfm_ovfl_lock(ctx, &flags))
 		return;
-	if (READ_ONCE(c->event) != ev || ctx->masked || set != ctx->active) {
+	if (READ_ONCE(c->event) != ev || set != ctx->active) {
 		pfm_rearm(ev, PFM_PERIOD_MAX);
+		goto out;
+	}
+	if (ctx->masked) {
+		/*
+		 * With a format, the periods that elapse while masked are
+		 * samples lost (the blind spot a tool sees): count them.
+		 */
+		if (ctx->smpl && c->last_reset) {
+			ctx->smpl->lost++;
+			pfm_rearm(ev, pfm_distance(c->last_reset));
+		} else {
+			pfm_rearm(ev, PFM_PERIOD_MAX);
+		}
 		goto out;
 	}
 	count = local64_read(&ev->count);
@@ -239,7 +352,7 @@ void pfm_timer_handler(struct perf_event *ev, struct perf_sample_data *data,
 
 	if (ev->parent)
 		return;
-	if (!raw_spin_trylock_irqsave(&ctx->ovfl_lock, flags))
+	if (!pfm_ovfl_lock(ctx, &flags))
 		return;
 	if (!ctx->masked && ctx->active &&
 	    (ctx->active->flags & PFM_SETFL_TIME_SWITCH)) {

@@ -90,18 +90,19 @@
 
 /* --- context creation --------------------------------------------------- */
 
-#define PFM_FL_NOTIFY_BLOCK	0x01	/* block the task on notification (reserved) */
+#define PFM_FL_NOTIFY_BLOCK	0x01	/* block the task until the restart */
 #define PFM_FL_SYSTEM_WIDE	0x02	/* a per-CPU context */
-#define PFM_FL_SMPL_FMT		0x04	/* a sampling format is named (reserved) */
-#define PFM_FL_OVFL_NO_MSG	0x08	/* no overflow messages (reserved) */
+#define PFM_FL_SMPL_FMT		0x04	/* a sampling format is named */
+#define PFM_FL_OVFL_NO_MSG	0x08	/* no overflow messages */
 
 struct pfarg_ctx {
 	__u32 ctx_flags;		/* in: PFM_FL_* */
 	__u32 ctx_reserved1;
-	__u64 ctx_smpl_name;		/* in: format name (PFM_FL_SMPL_FMT) */
+	__u64 ctx_smpl_name;		/* in: format name (PFM_FL_SMPL_FMT), a
+					 * NUL-terminated string */
 	__u64 ctx_smpl_arg;		/* in: format argument */
-	__u64 ctx_smpl_arg_size;	/* in: its size in bytes */
-	__u64 ctx_smpl_buf_size;	/* out: sampling buffer size */
+	__u64 ctx_smpl_arg_size;	/* in: its size in bytes, exact */
+	__u64 ctx_smpl_buf_size;	/* out: the length to mmap() */
 	__u64 ctx_reserved2[4];
 };
 
@@ -110,7 +111,7 @@ struct pfarg_ctx {
 /* reg_flags input bits */
 #define PFM_PMCFL_NO_EMUL64	0x1	/* no 64-bit emulation (reserved) */
 
-#define PFM_PMDFL_SMPL		0x1	/* used for sampling (reserved) */
+#define PFM_PMDFL_SMPL		0x1	/* used for sampling (informative) */
 #define PFM_PMDFL_SWITCH	0x2	/* used in overflow switching (informative) */
 #define PFM_PMDFL_OVFL_NOTIFY	0x4	/* notify (and mask) on 64-bit overflow */
 #define PFM_PMDFL_RANDOM	0x8	/* randomise the reset values */
@@ -239,7 +240,7 @@ struct pfarg_config {
 	__u32 cf_sys_gid;		/* group that may create system-wide contexts */
 	__u32 cf_thread_gid;		/* group that may create per-thread contexts */
 	__u64 cf_arg_size_max;		/* bytes of a vector argument */
-	__u64 cf_smpl_buf_size_max;	/* bytes of all sampling buffers (reserved) */
+	__u64 cf_smpl_buf_size_max;	/* bytes of all sampling buffers */
 	__u32 cf_counter_width;		/* out: 64 */
 	__u32 cf_num_counters;		/* out: PFM_NUM_COUNTERS */
 	__u32 cf_ctx_per_user_max;	/* open contexts per user */
@@ -311,7 +312,9 @@ struct pfarg_ctxinfo {
 	__u32 ctx_msg_count;		/* out: messages queued */
 	__u64 ctx_msg_dropped;		/* out: messages dropped on a full queue */
 	__u64 ctx_ovfl_pmds[PFM_PMD_BV];	/* out: overflowed PMDs while masked */
-	__u64 ctx_reserved2[4];
+	__u64 ctx_smpl_lost;		/* out: with a format, overflows not
+					 * recorded (masked, or no room) */
+	__u64 ctx_reserved2[3];
 };
 
 /* --- commands ----------------------------------------------------------- */

@@ -39,7 +39,7 @@ vm_build_helpers() {
 	mkdir -p "$VM_DIR/bin"
 	for h in $HELPERS; do
 		cc -O2 -g -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
-			-Ikernel/uapi -o "$VM_DIR/bin/$h" "tests/module/$h.c" >&2
+			-Ikernel/uapi -Iformats -o "$VM_DIR/bin/$h" "tests/module/$h.c" >&2
 	done
 }
 

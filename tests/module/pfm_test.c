@@ -4,6 +4,8 @@
  * Exit status 0 when the scenario ran, 2 for usage, 3 when its set-up
  * failed.  The bats suite asserts the printed words. */
 #include "pfm_util.h"
+#include "default/perfmon_dfl_smpl.h"
+#include "double-buffer/perfmon_dbl_smpl.h"
 
 #include <poll.h>
 #include <sched.h>
@@ -950,6 +952,372 @@ static void sc_restart_state(int argc, char **argv)
 	printf("started %s\n", errname(restart(fd)));
 }
 
+/* --- sampling formats --------------------------------------------------- */
+
+#define DFL_HDR		sizeof(struct pfm_dfl_smpl_hdr)
+#define DBL_HDR		sizeof(struct pfm_dbl_smpl_hdr)
+#define ENTRY		sizeof(struct pfm_dfl_smpl_entry)
+#define MAX_SAMPLE	(ENTRY + 8 * PFM_NUM_COUNTERS)	/* the module's */
+
+struct smpl_ctx {
+	int fd;
+	void *buf;
+	size_t map;
+};
+
+/* Create a context with format name, argument and its size; 0 or errno. */
+static int smpl_create_raw(int fd, uint32_t flags, const char *name,
+			   const void *arg, size_t arg_size, uint64_t *map)
+{
+	struct pfarg_ctx c;
+	int e;
+
+	memset(&c, 0, sizeof(c));
+	c.ctx_flags = PFM_FL_SMPL_FMT | flags;
+	c.ctx_smpl_name = (uintptr_t)name;
+	c.ctx_smpl_arg = (uintptr_t)arg;
+	c.ctx_smpl_arg_size = arg_size;
+	e = xioctl(fd, PFM_CREATE_CONTEXT, &c);
+	if (map)
+		*map = c.ctx_smpl_buf_size;
+	return e;
+}
+
+/* A context of format name holding buf_size bytes, mapped; exits on error. */
+static void smpl_open(struct smpl_ctx *sc, uint32_t flags, const char *name,
+		      uint64_t buf_size, uint32_t buf_flags)
+{
+	struct pfm_dfl_smpl_arg a = { .buf_size = buf_size, .buf_flags = buf_flags };
+	uint64_t map;
+
+	sc->fd = pfm_open();
+	errno = smpl_create_raw(sc->fd, flags, name, &a, sizeof(a), &map);
+	if (errno)
+		die("PFM_CREATE_CONTEXT with a format");
+	sc->map = map;
+	sc->buf = mmap(NULL, map, PROT_READ, MAP_SHARED, sc->fd, 0);
+	if (sc->buf == MAP_FAILED)
+		die("mmap of the sampling buffer");
+}
+
+/*
+ * smpl_create NAME ARG_SIZE BUF_SIZE [BUF_FLAGS [RESERVED [CTX_FLAGS]]]:
+ * prints the errno of the creation and the buffer size returned.
+ * NAME "-" passes no name, "long" one of 40 characters.
+ */
+static void sc_smpl_create(int argc, char **argv)
+{
+	const char *name = argc > 1 ? argv[1] : "default";
+	struct { struct pfm_dfl_smpl_arg a; uint64_t extra; } arg;
+	char longname[41];
+	uint64_t map = 0;
+	struct pfarg_ctx c;
+	int fd = pfm_open(), e;
+
+	memset(&arg, 0, sizeof(arg));
+	arg.a.buf_size = strtoull(argc > 3 ? argv[3] : "65536", NULL, 0);
+	arg.a.buf_flags = (uint32_t)arg_l(argc, argv, 4, 0);
+	arg.a.reserved1 = (uint32_t)arg_l(argc, argv, 5, 0);
+	memset(longname, 'x', 40);
+	longname[40] = 0;
+	if (!strcmp(name, "-")) {
+		memset(&c, 0, sizeof(c));
+		c.ctx_flags = PFM_FL_SMPL_FMT;
+		c.ctx_smpl_arg = (uintptr_t)&arg;
+		c.ctx_smpl_arg_size = sizeof(arg.a);
+		e = xioctl(fd, PFM_CREATE_CONTEXT, &c);
+	} else {
+		e = smpl_create_raw(fd, (uint32_t)arg_l(argc, argv, 6, 0),
+				    strcmp(name, "long") ? name : longname, &arg,
+				    (size_t)arg_l(argc, argv, 2, 16), &map);
+	}
+	printf("%s %llu\n", errname(e), (unsigned long long)map);
+}
+
+/*
+ * smpl_mmap KIND: map the buffer of a default-format context of 5000
+ * bytes in a wrong way (write, exec, private, size, offset, none,
+ * nofmt) or the right one (ok); mprotect_write tries to make the right
+ * mapping writable; ok also checks the header the module wrote.
+ */
+static void sc_smpl_mmap(int argc, char **argv)
+{
+	const char *kind = argc > 1 ? argv[1] : "ok";
+	struct pfm_dfl_smpl_arg a = { .buf_size = 5000 };
+	int prot = PROT_READ, flags = MAP_SHARED, fd = pfm_open();
+	size_t len;
+	off_t off = 0;
+	uint64_t map;
+	void *m;
+
+	if (!strcmp(kind, "nofmt")) {
+		struct pfarg_ctx c;
+
+		memset(&c, 0, sizeof(c));
+		if (ioctl(fd, PFM_CREATE_CONTEXT, &c))
+			die("create");
+		map = 4096;
+	} else if (!strcmp(kind, "new")) {
+		map = 4096;
+	} else if ((errno = smpl_create_raw(fd, 0, "default", &a, sizeof(a), &map))) {
+		die("create");
+	}
+	len = map;
+	if (!strcmp(kind, "write"))
+		prot |= PROT_WRITE;
+	else if (!strcmp(kind, "exec"))
+		prot |= PROT_EXEC;
+	else if (!strcmp(kind, "none"))
+		prot = PROT_NONE;
+	else if (!strcmp(kind, "private"))
+		flags = MAP_PRIVATE;
+	else if (!strcmp(kind, "size"))
+		len = map + 4096;
+	else if (!strcmp(kind, "small"))
+		len = map - 4096;
+	else if (!strcmp(kind, "offset"))
+		off = 4096;
+	m = mmap(NULL, len, prot, flags, fd, off);
+	if (m == MAP_FAILED) {
+		print_e(errno);
+		return;
+	}
+	if (!strcmp(kind, "mprotect_write")) {
+		print_e(mprotect(m, len, PROT_READ | PROT_WRITE) ? errno : 0);
+		return;
+	}
+	{
+		const struct pfm_dfl_smpl_hdr *h = m;
+		const unsigned char *b = m;
+		size_t nz = 0;
+
+		for (size_t i = DFL_HDR; i < map; i++)
+			nz += b[i] != 0;
+		printf("OK map %llu count %llu offs %llu size %llu version %#x nonzero %zu\n",
+		       (unsigned long long)map, (unsigned long long)h->hdr_count,
+		       (unsigned long long)h->hdr_cur_offs,
+		       (unsigned long long)h->hdr_buf_size, h->hdr_version, nz);
+	}
+}
+
+struct smpl_check {
+	pid_t pid;
+	uint64_t ip;
+	uint64_t samples, bad, prev_body;
+	unsigned nbody;
+	uint64_t *resets;	/* last_reset_val of each sample, or NULL */
+	size_t nresets;
+};
+
+/* Walk count samples from byte start; check each; returns the end offset. */
+static uint64_t smpl_walk(struct smpl_check *k, const void *buf, uint64_t start,
+			  uint64_t count)
+{
+	const unsigned char *b = buf;
+	uint64_t off = start;
+
+	for (uint64_t i = 0; i < count; i++) {
+		struct pfm_dfl_smpl_entry e;
+
+		memcpy(&e, b + off, sizeof(e));
+		if (e.pid != (uint32_t)k->pid || e.tid != (uint32_t)k->pid ||
+		    e.ip != k->ip || e.ovfl_pmd != 0 || e.set || e.reserved1 ||
+		    !e.tstamp)
+			k->bad++;
+		if (k->nbody) {
+			uint64_t v;
+
+			memcpy(&v, b + off + ENTRY, 8);
+			if (v <= k->prev_body)
+				k->bad++;
+			k->prev_body = v;
+		}
+		if (k->resets && k->nresets < 1000000)
+			k->resets[k->nresets++] = e.last_reset_val;
+		off += ENTRY + 8 * k->nbody;
+		k->samples++;
+	}
+	return off;
+}
+
+static void smpl_walk_dfl(struct smpl_check *k, const void *buf)
+{
+	const struct pfm_dfl_smpl_hdr *h = buf;
+
+	if (smpl_walk(k, buf, DFL_HDR, h->hdr_count) != h->hdr_cur_offs)
+		k->bad++;
+}
+
+static void smpl_walk_half(struct smpl_check *k, const void *buf, int i)
+{
+	const struct pfm_dbl_smpl_hdr *h = buf;
+	const struct pfm_dbl_smpl_half *hf = &h->hdr_half[i];
+
+	if (smpl_walk(k, buf, DBL_HDR + i * h->hdr_half_size, hf->half_count) !=
+	    hf->half_cur_offs)
+		k->bad++;
+}
+
+static int smpl_next_full(const void *buf)
+{
+	const struct pfm_dbl_smpl_hdr *h = buf;
+	int best = -1;
+
+	for (int i = 0; i < 2; i++)
+		if (h->hdr_half[i].half_state == PFM_DBL_HALF_FULL &&
+		    (best < 0 || h->hdr_half[i].half_seq < h->hdr_half[best].half_seq))
+			best = i;
+	return best;
+}
+
+/*
+ * smpl_bp FORMAT N P ENTRIES MODE [BODY] [MASK SEED]: a traced child
+ * calls counted() N times; PMD0 (a breakpoint on it) samples every P
+ * calls into a buffer of FORMAT holding ENTRIES samples of this size
+ * (per half for double-buffer).  MODE: notify (OVFL_NOTIFY, the child
+ * blocked until each restart), noblock (notify without
+ * PFM_FL_NOTIFY_BLOCK), saturate (no OVFL_NOTIFY; double-buffer:
+ * MASK_WHEN_FULL), cycle (double-buffer, no notification: it cycles).
+ * BODY 1 records PMD1 (a second breakpoint counting every call) in each
+ * sample.  MASK SEED randomise PMD0's short resets.  Prints what was
+ * read: samples, bad ones, notifications, the buffer's own counts and
+ * the lost count of PFM_GETINFO_CTX.
+ */
+static void sc_smpl_bp(int argc, char **argv)
+{
+	const char *fmt = argc > 1 ? argv[1] : "default";
+	long n = arg_l(argc, argv, 2, 1000), per = arg_l(argc, argv, 3, 1);
+	long entries = arg_l(argc, argv, 4, 100);
+	const char *mode = argc > 5 ? argv[5] : "notify";
+	unsigned nbody = (unsigned)arg_l(argc, argv, 6, 0);
+	uint64_t mask = strtoull(argc > 7 ? argv[7] : "0", NULL, 0);
+	uint32_t seed = (uint32_t)strtoul(argc > 8 ? argv[8] : "0", NULL, 0);
+	int dbl = !strcmp(fmt, "double-buffer");
+	int notify = !strcmp(mode, "notify") || !strcmp(mode, "noblock");
+	uint64_t size1 = ENTRY + 8 * nbody, half, buf_size;
+	struct smpl_check k = { .ip = (uintptr_t)counted, .nbody = nbody };
+	uint32_t buf_flags = 0, st = seed % 0x7fffffffu;
+	struct pfarg_ctxinfo ci;
+	struct smpl_ctx sc;
+	struct pfarg_pmd p;
+	long notes = 0, inrange = 1, gen = 1;
+	int done = 0, consumed = 0, e;
+	uint64_t read_seq = 0;
+	pid_t pid;
+
+	/* exactly ENTRIES samples of size1 before the post-check fills it */
+	half = (uint64_t)(entries - 1) * size1 + MAX_SAMPLE;
+	buf_size = dbl ? DBL_HDR + 2 * half : DFL_HDR + half;
+	if (dbl && !strcmp(mode, "saturate"))
+		buf_flags = PFM_DBL_SMPL_MASK_WHEN_FULL;
+	smpl_open(&sc, strcmp(mode, "notify") ? 0 : PFM_FL_NOTIFY_BLOCK, fmt,
+		  buf_size, buf_flags);
+	if (mask)
+		k.resets = calloc((size_t)n + 1, sizeof(*k.resets));
+	pmd_setup(&p, 0, -(uint64_t)per);
+	p.reg_flags = PFM_PMDFL_SMPL | (notify || (dbl && !strcmp(mode, "saturate")) ?
+					PFM_PMDFL_OVFL_NOTIFY : 0);
+	p.reg_short_reset = p.reg_long_reset = -(uint64_t)per;
+	if (nbody)
+		p.reg_smpl_pmds[0] = 2;
+	if (mask) {
+		p.reg_flags |= PFM_PMDFL_RANDOM;
+		p.reg_random_mask = mask;
+		p.reg_random_seed = seed;
+	}
+	program_bp(sc.fd, &p);
+	if (nbody && (pfm_pmc(sc.fd, PFM_PMC_EXT1_BASE + 1, (uintptr_t)counted) ||
+		      pfm_pmc(sc.fd, 1, EV_BP_COUNTED)))
+		die("pmc1");
+	pid = spawn_traced(call_counted, n);
+	k.pid = pid;
+	if (pfm_load_pid(sc.fd, pid, 0) || pfm_start(sc.fd))
+		die("load/start");
+	release_traced(pid);
+	alarm(120);
+	while (!done) {
+		struct pollfd pf = { .fd = sc.fd, .events = POLLIN };
+		union pfarg_msg m;
+
+		if (poll(&pf, 1, 10000) != 1)
+			break;
+		if (read(sc.fd, &m, sizeof(m)) != sizeof(m))
+			die("read");
+		if (m.type == PFM_MSG_END) {
+			done = 1;
+			break;
+		}
+		notes++;
+		if (dbl) {
+			int i = smpl_next_full(sc.buf);
+
+			if (i < 0) {
+				k.bad++;
+			} else {
+				smpl_walk_half(&k, sc.buf, i);
+				read_seq = ((const struct pfm_dbl_smpl_hdr *)sc.buf)->hdr_half[i].half_seq;
+			}
+		} else {
+			smpl_walk_dfl(&k, sc.buf);
+		}
+		/* a notification after the child's end finds it unloaded:
+		 * what was just read stays in the buffer */
+		e = restart(sc.fd);
+		consumed = e == EBUSY;
+		if (e && e != EBUSY)
+			k.bad++;
+	}
+	waitpid(pid, NULL, 0);
+	if (dbl) {
+		const struct pfm_dbl_smpl_hdr *h = sc.buf;
+		int i = smpl_next_full(sc.buf);
+
+		if (i >= 0) {
+			if (h->hdr_half[i].half_seq > read_seq)
+				smpl_walk_half(&k, sc.buf, i);
+			if (h->hdr_half[i ^ 1].half_state == PFM_DBL_HALF_FULL &&
+			    h->hdr_half[i ^ 1].half_seq > read_seq)
+				smpl_walk_half(&k, sc.buf, i ^ 1);
+		}
+		if (h->hdr_half[h->hdr_cur_half].half_state == PFM_DBL_HALF_FREE)
+			smpl_walk_half(&k, sc.buf, (int)h->hdr_cur_half);
+	} else if (!consumed) {
+		smpl_walk_dfl(&k, sc.buf);
+	}
+	ctxinfo(sc.fd, &ci);
+	printf("end %d samples %llu bad %llu notes %ld lost %llu", done,
+	       (unsigned long long)k.samples, (unsigned long long)k.bad, notes,
+	       (unsigned long long)ci.ctx_smpl_lost);
+	if (dbl) {
+		const struct pfm_dbl_smpl_hdr *h = sc.buf;
+
+		printf(" overflows %llu cycles %llu cyclelost %llu",
+		       (unsigned long long)h->hdr_overflows,
+		       (unsigned long long)h->hdr_cycles,
+		       (unsigned long long)h->hdr_lost);
+	} else {
+		printf(" overflows %llu",
+		       (unsigned long long)((const struct pfm_dfl_smpl_hdr *)sc.buf)->hdr_overflows);
+	}
+	if (mask) {
+		/* the first period is reg_value, then the generator's */
+		for (size_t i = 0; i < k.nresets; i++) {
+			uint64_t want = -(uint64_t)per, r = k.resets[i];
+
+			if (i) {
+				st = pm_step(st);
+				want += st & mask;
+			}
+			if (r < -(uint64_t)per || r > -(uint64_t)per + mask)
+				inrange = 0;
+			if (r != want)
+				gen = 0;
+		}
+		printf(" inrange %ld generator %ld", inrange, gen);
+	}
+	printf("\n");
+}
+
 /* --- event sets --------------------------------------------------------- */
 
 static int set_create(int fd, uint16_t id, uint32_t flags, uint64_t timeout,
@@ -1148,6 +1516,9 @@ static void sc_sets_ovfl(int argc, char **argv)
 }
 
 static const struct scenario scenarios[] = {
+	{ "smpl_create", sc_smpl_create },
+	{ "smpl_mmap", sc_smpl_mmap },
+	{ "smpl_bp", sc_smpl_bp },
 	{ "sets_errors", sc_sets_errors },
 	{ "sets_timeout", sc_sets_timeout },
 	{ "sets_ovfl", sc_sets_ovfl },

@@ -1,0 +1,150 @@
+#!/usr/bin/env bats
+# Sampling formats in the module: creation with a format and its
+# argument, the read-only mapping, and recording on a breakpoint whose
+# calls are counted exactly, so every count here is exact: the default
+# format with notification (the child blocked until each restart) and
+# saturation, the double-buffer format, randomised resets.
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load helpers
+	pfm_setup
+}
+
+@test "create with a format: name, argument size, buffer size, flags, reserved fields" {
+	run -0 pfm_test smpl_create default 16 65536
+	assert_output "OK 65536"
+	run -0 pfm_test smpl_create double-buffer 16 5000
+	assert_output "OK 8192"
+	run -0 pfm_test smpl_create default 16 592	# header + one 552-byte sample
+	assert_output "OK 4096"
+	run -0 pfm_test smpl_create default 16 584
+	assert_output "EINVAL 0"
+	run -0 pfm_test smpl_create double-buffer 16 1200	# 120 + 2 x 552 = 1224
+	assert_output "EINVAL 0"
+	run -0 pfm_test smpl_create default 16 65540	# not a multiple of 8
+	assert_output "EINVAL 0"
+	run -0 pfm_test smpl_create nosuch 16 65536
+	assert_output "EINVAL 0"
+	run -0 pfm_test smpl_create long 16 65536
+	assert_output "EINVAL 0"
+	run -0 pfm_test smpl_create - 16 65536
+	assert_output "EINVAL 0"
+	run -0 pfm_test smpl_create default 8 65536
+	assert_output "EINVAL 0"
+	run -0 pfm_test smpl_create default 24 65536
+	assert_output "E2BIG 0"
+	run -0 pfm_test smpl_create default 16 65536 4
+	assert_output "EINVAL 0"
+	run -0 pfm_test smpl_create default 16 65536 3	# NO_HDR with IIP_HDR
+	assert_output "EINVAL 0"
+	run -0 pfm_test smpl_create default 16 65536 1
+	assert_output "OK 65536"
+	run -0 pfm_test smpl_create default 16 65536 2
+	assert_output "OK 65536"
+	run -0 pfm_test smpl_create double-buffer 16 65536 2
+	assert_output "EINVAL 0"
+	run -0 pfm_test smpl_create double-buffer 16 65536 1
+	assert_output "OK 65536"
+	run -0 pfm_test smpl_create default 16 65536 0 1	# reserved1
+	assert_output "EINVAL 0"
+	run -0 pfm_test smpl_create default 16 65536 0 0 3	# NOTIFY_BLOCK + SYSTEM_WIDE
+	assert_output "EINVAL 0"
+	run -0 pfm_test smpl_create default 16 65536 0 0 1	# NOTIFY_BLOCK
+	assert_output "OK 65536"
+}
+
+@test "buffers are bounded by smpl_buf_size_max, all of them together" {
+	p=/sys/module/perfmon/parameters/smpl_buf_size_max
+	[ "$(cat $p)" = 67108864 ]
+	run -0 pfm_test smpl_create default 16 $((1 << 30))
+	assert_output "ENOMEM 0"
+	run -0 pfm_test smpl_create default 16 $((64 << 20))
+	assert_output "OK 67108864"
+	echo 16384 > $p
+	run -0 pfm_test smpl_create default 16 16384
+	assert_output "OK 16384"
+	run -0 pfm_test smpl_create default 16 16392
+	s=$output
+	echo 67108864 > $p
+	[ "$s" = "ENOMEM 0" ]
+	[ "$(contexts)" -eq 0 ]
+}
+
+@test "mmap: read-only, shared, whole buffer at offset 0, zeroed; anything else refused" {
+	run -0 pfm_test smpl_mmap ok
+	assert_output "OK map 8192 count 0 offs 40 size 5000 version 0x10000 nonzero 0"
+	for k in write exec mprotect_write; do
+		run -0 pfm_test smpl_mmap $k
+		assert_output EACCES
+	done
+	for k in private size small offset none nofmt; do
+		run -0 pfm_test smpl_mmap $k
+		assert_output EINVAL
+	done
+	run -0 pfm_test smpl_mmap new
+	assert_output EBADF
+}
+
+@test "default format, notification: exactly N/P samples at the function, none lost" {
+	run -0 pfm_test smpl_bp default 1000 1 100 notify
+	assert_output "end 1 samples 1000 bad 0 notes 10 lost 0 overflows 10"
+	run -0 pfm_test smpl_bp default 777 7 100 notify
+	assert_output "end 1 samples 111 bad 0 notes 1 lost 0 overflows 1"
+	run -0 pfm_test smpl_bp default 3000 1000 100 notify
+	assert_output "end 1 samples 3 bad 0 notes 0 lost 0 overflows 0"
+}
+
+@test "default format: the body holds the sampled PMDs' values" {
+	run -0 pfm_test smpl_bp default 500 5 30 notify 1
+	assert_output "end 1 samples 100 bad 0 notes 3 lost 0 overflows 3"
+}
+
+@test "default format, saturation: exactly the buffer's capacity, the rest counted lost" {
+	run -0 pfm_test smpl_bp default 1000 1 100 saturate
+	assert_output "end 1 samples 100 bad 0 notes 0 lost 900 overflows 1"
+	run -0 pfm_test smpl_bp default 1000 3 50 saturate
+	assert_output "end 1 samples 50 bad 0 notes 0 lost 283 overflows 1"
+}
+
+@test "default format, notification without blocking: recorded plus lost is N/P" {
+	run -0 pfm_test smpl_bp default 3000 1 100 noblock
+	echo "$output"
+	[[ "$output" =~ ^end\ 1\ samples\ ([0-9]+)\ bad\ 0\ notes\ [0-9]+\ lost\ ([0-9]+) ]]
+	[ $(( BASH_REMATCH[1] + BASH_REMATCH[2] )) -eq 3000 ]
+}
+
+@test "double-buffer: halves handed over while recording goes on; recorded plus overwritten is N/P" {
+	run -0 pfm_test smpl_bp double-buffer 3000 1 500 notify
+	echo "$output"
+	[[ "$output" =~ ^end\ 1\ samples\ ([0-9]+)\ bad\ 0\ notes\ ([0-9]+)\ lost\ 0\ overflows\ ([0-9]+)\ cycles\ [0-9]+\ cyclelost\ ([0-9]+)$ ]]
+	[ $(( BASH_REMATCH[1] + BASH_REMATCH[4] )) -eq 3000 ]
+	[ "${BASH_REMATCH[2]}" -ge 1 ]
+}
+
+@test "double-buffer without a tool: it cycles in its own half" {
+	run -0 pfm_test smpl_bp double-buffer 1000 1 100 cycle
+	assert_output "end 1 samples 100 bad 0 notes 0 lost 0 overflows 1 cycles 9 cyclelost 900"
+}
+
+@test "double-buffer MASK_WHEN_FULL: recorded plus lost while masked is N/P" {
+	run -0 pfm_test smpl_bp double-buffer 3000 1 100 saturate
+	echo "$output"
+	[[ "$output" =~ ^end\ 1\ samples\ ([0-9]+)\ bad\ 0\ notes\ [0-9]+\ lost\ ([0-9]+)\ overflows\ [0-9]+\ cycles\ 0\ cyclelost\ 0$ ]]
+	[ $(( BASH_REMATCH[1] + BASH_REMATCH[2] )) -eq 3000 ]
+}
+
+@test "randomised resets in samples: the generator's series, each in [base, base+mask]" {
+	run -0 pfm_test smpl_bp default 3000 100 10 notify 0 31 7
+	echo "$output"
+	assert_output --regexp '^end 1 samples [1-9][0-9]* bad 0 .* inrange 1 generator 1$'
+	run -0 pfm_test smpl_bp double-buffer 3000 50 1000 notify 0 0x1f 12345
+	echo "$output"
+	assert_output --regexp '^end 1 samples [1-9][0-9]* bad 0 .* inrange 1 generator 1$'
+}
+
+@test "sampling contexts leave nothing behind" {
+	[ "$(contexts)" -eq 0 ]
+	run -0 pfm_test smpl_create default 16 65536
+	[ "$(contexts)" -eq 0 ]
+}
