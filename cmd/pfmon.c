@@ -367,11 +367,11 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 		fprintf(stderr, "pfmon: %s\n", px_last_error());
 		exit(EXIT_USAGE);
 	}
-	if (o->backend && !strcmp(o->backend, "module")) {
-		fprintf(stderr, "pfmon: sampling is not implemented in the module backend yet (--backend=module): use --backend=perf\n");
-		free(pmds);
-		return runtime_error(out);
-	}
+	/* the perf sampler unless the module is asked for by name */
+	if (o->backend && !strcmp(o->backend, "module"))
+		so.ops = &px_sampler_module_ops;
+	else if (o->backend && strcmp(o->backend, "perf") && strcmp(o->backend, "auto"))
+		usage_error("--backend takes auto, perf or module");
 	if (o->system_wide &&
 	    (o->cpu_list ? px_cpulist_parse(o->cpu_list, &cpus, &ncpus)
 			 : px_cpulist_online(&cpus, &ncpus))) {
@@ -388,8 +388,8 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 	so.by = o->profile_lines ? PX_PROFILE_LINES :
 		o->profile_inlined ? PX_PROFILE_INLINED : PX_PROFILE_FUNCTIONS;
 	if (o->verbose)
-		fprintf(stderr, "pfmon: backend perf, sampling %s\n",
-			ncpus ? "per CPU" : "the command");
+		fprintf(stderr, "pfmon: backend %s, sampling %s\n",
+			so.ops ? so.ops->name : "perf", ncpus ? "per CPU" : "the command");
 	ret = px_smpl_session_run(&so, &ss);
 	free(pmds);
 	free(cpus);

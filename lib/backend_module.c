@@ -17,6 +17,7 @@
 #include "backend.h"
 #include "error.h"
 #include "perfmon.h"
+#include "sampler_module.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -582,3 +583,36 @@ const struct px_backend px_backend_module = {
 	.open_sets = module_open_sets,
 	.set_runs = module_set_runs,
 };
+
+/* For the module sampler (lib/sampler_module.c): the same device checks,
+ * event programming and load as the counting backend. */
+int px_module_open_device(int *fd)
+{
+	struct pfarg_config cf;
+	int ret = pfm_open_device(fd);
+
+	if (ret)
+		return ret;
+	ret = pfm_get_config(*fd, &cf);
+	if (ret) {
+		close(*fd);
+		*fd = -1;
+	}
+	return ret;
+}
+
+int px_module_program(int fd, unsigned int k, struct px_event *ev)
+{
+	int ret = pfm_program(fd, 0, k, ev);
+
+	if (ret == -EOPNOTSUPP)
+		return px_fail(EOPNOTSUPP,
+			       "cannot sample '%s': not supported on this machine (no hardware PMU for it?)",
+			       ev->name);
+	return ret;
+}
+
+int px_module_load(int fd, const struct px_target *t)
+{
+	return pfm_load(fd, t);
+}

@@ -144,6 +144,28 @@ size_t px_sampler_tasks(const struct px_sampler *s,
 const void *px_sampler_buffer(const struct px_sampler *s, size_t *len);
 int px_sampler_body(void *sampler, unsigned set, unsigned ovfl_pmd);
 
+/* The sampler interface, as each backend gives it: the functions above
+ * for perf_events (px_sampler_perf_ops, lib/sample_run.c), the perfmon
+ * kernel module's (px_sampler_module_ops, lib/sampler_module.c).  The
+ * module's sampler records no MMAP/COMM/FORK records: its mappings()
+ * and tasks() are empty, the caller takes the mappings itself. */
+struct px_sampler_ops {
+	const char *name;
+	int (*open)(const struct px_event *evs, size_t n,
+		    const struct px_smpl_pmd *pmds, const struct px_target *t,
+		    const struct px_smpl_opts *o, void **out);
+	int (*enable)(void *s);
+	int (*poll)(void *s, int timeout_ms);
+	int (*finish)(void *s);
+	void (*close)(void *s);
+	void (*stats)(const void *s, struct px_smpl_stats *st);
+	size_t (*mappings)(const void *s, const struct px_mapping **m);
+	size_t (*tasks)(const void *s, const struct px_task_event **t);
+};
+
+extern const struct px_sampler_ops px_sampler_perf_ops;
+extern const struct px_sampler_ops px_sampler_module_ops;
+
 /* One sampling run of a command, as px_count_command() counts one. */
 struct px_sample_req {
 	struct px_event *evs;

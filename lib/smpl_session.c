@@ -15,7 +15,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 /* One sample as kept until the run is over (its body in s->vals). */
 struct px_smpl_rec {
@@ -272,8 +274,84 @@ static void on_signal(int sig)
 	got_signal = sig;
 }
 
-static int wait_loop(struct px_sampler **sv, size_t ns, struct px_child *c)
+/* The module's sampler gets no mapping records: the command stays traced
+ * (PTRACE_O_TRACEEXIT) and its mappings are read from /proc when it stops
+ * at its exit, its memory still there (the spec's /proc snapshots,
+ * section 6.3.2, taken at the one moment that sees them all). */
+static int snapshot_maps(struct px_smpl_session *s, pid_t pid)
 {
+	struct px_maps maps = { 0 };
+	int ret = px_maps_snapshot(&maps, pid);
+	void *g;
+
+	if (ret || !maps.n)
+		goto out;
+	g = realloc(s->maps, (s->nmaps + maps.n) * sizeof(*s->maps));
+	if (!g) {
+		ret = px_fail(ENOMEM, "out of memory");
+		goto out;
+	}
+	s->maps = g;
+	for (size_t i = 0; i < maps.n; i++) {
+		struct px_mapping *m = &s->maps[s->nmaps++];
+
+		memset(m, 0, sizeof(*m));
+		m->pid = m->tid = (uint32_t)pid;
+		m->start = maps.v[i].start;
+		m->len = maps.v[i].len;
+		m->pgoff = maps.v[i].pgoff;
+		snprintf(m->path, sizeof(m->path), "%s", maps.v[i].path);
+	}
+out:
+	px_maps_free(&maps);
+	return ret;
+}
+
+/* A traced command stopped: take its mappings at its exit, let the exec
+ * trap pass, deliver any other signal. */
+static void traced_stop(struct px_smpl_session *s, pid_t pid, int status)
+{
+	int event = status >> 16, sig = WSTOPSIG(status);
+
+	if (event == PTRACE_EVENT_EXIT)
+		(void)snapshot_maps(s, pid);
+	if (event || sig == SIGTRAP)
+		sig = 0;
+	ptrace(PTRACE_CONT, pid, NULL, (void *)(long)sig);
+}
+
+/* Let the held command exec, still traced (px_child_release() without the
+ * detach).  0, or -errno of a failed exec. */
+static int release_traced(struct px_smpl_session *s, struct px_child *c)
+{
+	int err = 0, status;
+	ssize_t got;
+
+	if (ptrace(PTRACE_SETOPTIONS, c->pid, NULL,
+		   (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC |
+				  PTRACE_O_EXITKILL)))
+		return px_child_release(c);	/* not ours to trace: no maps */
+	c->start_ns = px_now_ns();
+	if (ptrace(PTRACE_CONT, c->pid, NULL, NULL))
+		return px_fail(errno, "cannot start the command: %s", strerror(errno));
+	do {
+		got = read(c->exec_error_pipe, &err, sizeof(err));
+	} while (got < 0 && errno == EINTR);
+	close(c->exec_error_pipe);
+	c->exec_error_pipe = -1;
+	if (got != (ssize_t)sizeof(err))
+		return 0;
+	c->exec_errno = err;
+	while (waitpid(c->pid, &status, 0) == c->pid && WIFSTOPPED(status))
+		traced_stop(s, c->pid, status);
+	c->wait_status = status;
+	return -err;
+}
+
+static int wait_loop(struct px_smpl_session *s, void **sv, size_t ns,
+		     struct px_child *c, bool traced)
+{
+	const struct px_sampler_ops *ops = s->o.ops;
 	int timeout = ns > 1 ? 10 : 50, forwarded = 0, ret;
 	struct sigaction sa = { .sa_handler = on_signal }, old[2];
 	pid_t got;
@@ -283,13 +361,17 @@ static int wait_loop(struct px_sampler **sv, size_t ns, struct px_child *c)
 	sigaction(SIGTERM, &sa, &old[1]);
 	for (;;) {
 		for (size_t i = 0; i < ns; i++)
-			if ((ret = px_sampler_poll(sv[i], timeout)))
+			if ((ret = ops->poll(sv[i], timeout)))
 				goto out;
 		if (got_signal && !forwarded) {
 			kill(c->pid, got_signal);
 			forwarded = 1;
 		}
 		got = waitpid(c->pid, &c->wait_status, WNOHANG);
+		if (got == c->pid && traced && WIFSTOPPED(c->wait_status)) {
+			traced_stop(s, c->pid, c->wait_status);
+			continue;
+		}
 		if (got == c->pid)
 			break;
 		if (got < 0 && errno != EINTR) {
@@ -318,11 +400,11 @@ static void add_stats(struct px_smpl_stats *a, const struct px_smpl_stats *b)
 }
 
 /* Keep what a sampler recorded about mappings and tasks. */
-static int keep_records(struct px_smpl_session *s, const struct px_sampler *sp)
+static int keep_records(struct px_smpl_session *s, const void *sp)
 {
 	const struct px_mapping *m;
 	const struct px_task_event *t;
-	size_t nm = px_sampler_mappings(sp, &m), nt = px_sampler_tasks(sp, &t);
+	size_t nm = s->o.ops->mappings(sp, &m), nt = s->o.ops->tasks(sp, &t);
 	void *g;
 
 	if (nm) {
@@ -347,8 +429,10 @@ static int keep_records(struct px_smpl_session *s, const struct px_sampler *sp)
 static int sample_run(struct px_smpl_session *s)
 {
 	const struct px_smpl_session_opts *o = &s->o;
+	const struct px_sampler_ops *ops = o->ops;
+	bool traced = ops != &px_sampler_perf_ops;
 	size_t ns = o->ncpus ? o->ncpus : 1;
-	struct px_sampler **sv = calloc(ns, sizeof(*sv));
+	void **sv = calloc(ns, sizeof(*sv));
 	struct px_smpl_opts so = o->smpl;
 	struct px_child child;
 	size_t opened = 0;
@@ -369,9 +453,9 @@ static int sample_run(struct px_smpl_session *s)
 
 		if (o->ncpus)
 			t = (struct px_target){ .pid = -1, .cpu = o->cpus[opened] };
-		ret = px_sampler_open(o->evs, o->n, o->pmds, &t, &so, &sv[opened]);
+		ret = ops->open(o->evs, o->n, o->pmds, &t, &so, &sv[opened]);
 		if (!ret)
-			ret = px_sampler_enable(sv[opened]);
+			ret = ops->enable(sv[opened]);
 		if (ret) {
 			if (sv[opened])
 				opened++;
@@ -379,32 +463,37 @@ static int sample_run(struct px_smpl_session *s)
 			goto out;
 		}
 	}
-	ret = px_child_release(&child);
+	ret = traced ? release_traced(s, &child) : px_child_release(&child);
 	if (ret) {
-		s->exec_errno = -ret;
-		px_fail(-ret, "cannot run '%s': %s", o->argv[0], strerror(-ret));
+		if (child.exec_errno) {
+			s->exec_errno = child.exec_errno;
+			px_fail(child.exec_errno, "cannot run '%s': %s", o->argv[0],
+				strerror(child.exec_errno));
+		} else {
+			px_child_abort(&child);
+		}
 		goto out;
 	}
-	ret = wait_loop(sv, ns, &child);
+	ret = wait_loop(s, sv, ns, &child, traced);
 	if (ret) {
 		px_child_abort(&child);
 		goto out;
 	}
 	for (size_t i = 0; i < ns && !ret; i++)
-		ret = px_sampler_finish(sv[i]);
+		ret = ops->finish(sv[i]);
 	s->run.exit_code = px_exit_code(child.wait_status);
 	s->run.signal = WIFSIGNALED(child.wait_status) ? WTERMSIG(child.wait_status) : 0;
 	s->run.elapsed_ns = child.elapsed_ns;
 	for (size_t i = 0; i < ns && !ret; i++) {
 		struct px_smpl_stats st;
 
-		px_sampler_stats(sv[i], &st);
+		ops->stats(sv[i], &st);
 		add_stats(&s->st, &st);
 		ret = keep_records(s, sv[i]);
 	}
 out:
 	for (size_t i = 0; i < opened; i++)
-		px_sampler_close(sv[i]);
+		ops->close(sv[i]);
 	free(sv);
 	return ret;
 }
@@ -581,6 +670,8 @@ int px_smpl_session_run(const struct px_smpl_session_opts *o,
 
 	memset(s, 0, sizeof(*s));
 	s->o = *o;
+	if (!s->o.ops)
+		s->o.ops = &px_sampler_perf_ops;
 	s->per_event = calloc(o->n ? o->n : 1, sizeof(*s->per_event));
 	if (!s->per_event)
 		return px_fail(ENOMEM, "out of memory");

@@ -58,6 +58,7 @@ struct px_smpl_session_opts {
 	bool resolve;			/* resolved places in the sample file */
 	enum px_profile_by by;		/* profile key */
 	const char *kallsyms;		/* NULL: /proc/kallsyms */
+	const struct px_sampler_ops *ops; /* NULL: perf_events */
 };
 
 struct px_smpl_rec;

@@ -1,0 +1,481 @@
+/* Sampling through the perfmon kernel module (kernel/perfmon.ko): a
+ * context created with the default or double-buffer format, its buffer
+ * mapped read-only, the samples the kernel records handed to the tool as
+ * the perf sampler (lib/sampler_perf.c) hands its own, so both give the
+ * same records.
+ *
+ * How pfmon's sampling maps onto the module (kernel/README.md):
+ *  - one context per target (the command's thread, or a CPU), every event
+ *    a PMD; sampling PMDs start at -long_period and reload -short_period
+ *    in the kernel after each sample, -long_period at a restart;
+ *  - notification (default): PFM_FL_NOTIFY_BLOCK, so the command waits
+ *    while the tool takes a full buffer and restarts: nothing is lost;
+ *    no_block leaves it running (its overflows while masked are lost);
+ *    saturation: no OVFL_NOTIFY, the buffer keeps its first samples;
+ *  - the buffer holds exactly `entries` samples of the session's size:
+ *    the module's post-check keeps room for its largest sample (every PMD
+ *    in the body), so the buffer is sized for that on top;
+ *  - randomisation is the kernel's, from a seed advanced once: the first
+ *    period (PMD value) is drawn here, as the perf sampler draws it;
+ *  - no MMAP/COMM records: the caller snapshots the command's mappings
+ *    (lib/smpl_session.c). */
+#include "sampler.h"
+#include "sampler_module.h"
+#include "error.h"
+#include "perfmon.h"
+#include "random.h"
+#include "double-buffer/px_dbl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define DEFAULT_ENTRIES 4096
+/* the module's largest sample: an entry header and all 64 PMDs */
+#define MODULE_MAX_SAMPLE (sizeof(struct pfm_dfl_smpl_entry) + 8 * PFM_NUM_COUNTERS)
+
+struct msampler {
+	int fd;
+	size_t n;
+	struct px_smpl_pmd *pmd;
+	unsigned *nbody;
+	struct px_smpl_opts o;
+	bool dbl;
+	unsigned char *buf;	/* the kernel's buffer, read-only */
+	size_t map;
+	unsigned char *copy;	/* double-buffer: a half taken from it */
+	uint64_t read_seq;	/* double-buffer: halves handed over so far */
+	bool consumed;		/* default: handed over, the restart came
+				 * after the end */
+	bool ended;
+	struct px_smpl_stats st;
+	int cb_ret;
+};
+
+static int m_body(void *arg, unsigned set, unsigned ovfl_pmd)
+{
+	struct msampler *s = arg;
+
+	if (set != 0 || ovfl_pmd >= s->n || !s->pmd[ovfl_pmd].long_period)
+		return -1;
+	return (int)s->nbody[ovfl_pmd];
+}
+
+/* every sample handed over passes here: count it, then the tool's */
+static int m_sample(void *arg, const struct px_sample *x)
+{
+	struct msampler *s = arg;
+
+	s->st.samples++;
+	return s->o.on_sample ? s->o.on_sample(s->o.arg, x) : 0;
+}
+
+static int m_validate(size_t n, const struct px_smpl_pmd *pmds,
+		      const struct px_target *t, const struct px_smpl_opts *o)
+{
+	size_t nsampling = 0;
+
+	if (!n || n > PX_SMPL_MAX_PMDS)
+		return px_fail(EINVAL, "sampling needs 1 to %d events, not %zu",
+			       PX_SMPL_MAX_PMDS, n);
+	if (o->format != PX_SMPL_DEFAULT && o->format != PX_SMPL_DOUBLE_BUFFER)
+		return px_fail(EINVAL, "unknown sampling format %d", o->format);
+	if (t->inherit && t->pid >= 0)
+		return px_fail(EOPNOTSUPP,
+			       "the perfmon module does not sample the children of a command (its inherited counters only count): drop --follow-*, or use --backend=perf");
+	for (size_t i = 0; i < n; i++) {
+		const struct px_smpl_pmd *p = &pmds[i];
+		uint64_t sp = p->short_period ? p->short_period : p->long_period;
+
+		if (!p->long_period)
+			continue;
+		nsampling++;
+		if (p->random && (px_random_check_mask(p->random_mask) ||
+				  p->random_mask >= sp ||
+				  p->random_mask >= p->long_period ||
+				  p->random_seed % PX_RANDOM_MODULUS == 0))
+			return px_fail(EINVAL,
+				       "randomisation of PMD %zu: the mask must fit in 31 bits and be below its periods, the seed not a multiple of 2^31 - 1",
+				       i);
+	}
+	if (!nsampling)
+		return px_fail(EINVAL,
+			       "no event has a sampling period: give at least one a period");
+	return 0;
+}
+
+static int m_create(struct msampler *s, const struct px_target *t,
+		    uint64_t buf_size)
+{
+	struct pfm_dfl_smpl_arg arg = { .buf_size = buf_size };
+	const char *name = s->dbl ? PFM_DBL_SMPL_NAME : PFM_DFL_SMPL_NAME;
+	struct pfarg_ctx c;
+
+	if (s->dbl && s->o.mask_when_full)
+		arg.buf_flags = PFM_DBL_SMPL_MASK_WHEN_FULL;
+	memset(&c, 0, sizeof(c));
+	c.ctx_flags = PFM_FL_SMPL_FMT;
+	if (t->pid < 0)
+		c.ctx_flags |= PFM_FL_SYSTEM_WIDE;
+	else if (!s->o.no_block)
+		c.ctx_flags |= PFM_FL_NOTIFY_BLOCK;
+	c.ctx_smpl_name = (uintptr_t)name;
+	c.ctx_smpl_arg = (uintptr_t)&arg;
+	c.ctx_smpl_arg_size = sizeof(arg);
+	if (ioctl(s->fd, PFM_CREATE_CONTEXT, &c)) {
+		if (errno == ENOMEM)
+			return px_fail(ENOMEM,
+				       "the perfmon module refused a %llu-byte sampling buffer: over its limit for all buffers (smpl_buf_size_max in /sys/module/perfmon/parameters/); lower --smpl-entries",
+				       (unsigned long long)buf_size);
+		if (errno == EPERM)
+			return px_fail(EPERM,
+				       "no permission to create a %s perfmon context (module parameters sys_gid, thread_gid; system-wide needs CAP_PERFMON)",
+				       t->pid < 0 ? "system-wide" : "per-thread");
+		return px_fail(errno, "the perfmon module refused the '%s' sampling format: %s",
+			       name, strerror(errno));
+	}
+	s->map = c.ctx_smpl_buf_size;
+	s->buf = mmap(NULL, s->map, PROT_READ, MAP_SHARED, s->fd, 0);
+	if (s->buf == MAP_FAILED) {
+		s->buf = NULL;
+		return px_fail(errno, "cannot map the perfmon sampling buffer: %s",
+			       strerror(errno));
+	}
+	if (s->dbl && !(s->copy = malloc(s->map)))
+		return px_fail(ENOMEM, "out of memory");
+	return 0;
+}
+
+/* The PMD of event i: its first value, reset values and sampling fields. */
+static int m_write_pmd(struct msampler *s, size_t i)
+{
+	const struct px_smpl_pmd *p = &s->pmd[i];
+	uint64_t sp = p->short_period ? p->short_period : p->long_period;
+	struct pfarg_pmd d;
+	struct pfarg_vec v;
+
+	memset(&d, 0, sizeof(d));
+	d.reg_num = (uint16_t)i;
+	if (p->long_period) {
+		d.reg_flags = PFM_PMDFL_SMPL | (p->notify ? PFM_PMDFL_OVFL_NOTIFY : 0);
+		d.reg_value = -p->long_period;
+		d.reg_long_reset = -p->long_period;
+		d.reg_short_reset = -sp;
+		d.reg_smpl_pmds[0] = p->smpl_pmds;
+	}
+	if (p->long_period && p->random) {
+		struct px_random r;
+
+		/* the first period is drawn here, as the perf sampler does;
+		 * the kernel goes on from the generator's next state */
+		px_random_seed(&r, p->random_seed);
+		d.reg_value = px_random_reset_value(&r, -p->long_period,
+						    p->random_mask);
+		d.reg_flags |= PFM_PMDFL_RANDOM;
+		d.reg_random_mask = p->random_mask;
+		d.reg_random_seed = r.state;
+	}
+	memset(&v, 0, sizeof(v));
+	v.vec_addr = (uintptr_t)&d;
+	v.vec_size = sizeof(d);
+	v.vec_elem_size = sizeof(d);
+	if (ioctl(s->fd, PFM_WRITE_PMDS, &v))
+		return px_fail(errno, "the perfmon module refused the sampling settings of PMD %zu: %s",
+			       i, strerror(errno));
+	return 0;
+}
+
+static void m_close(void *state)
+{
+	struct msampler *s = state;
+
+	if (!s)
+		return;
+	if (s->buf)
+		munmap(s->buf, s->map);
+	if (s->fd >= 0)
+		close(s->fd);
+	free(s->copy);
+	free(s->pmd);
+	free(s->nbody);
+	free(s);
+}
+
+static int m_open(const struct px_event *evs, size_t n,
+		  const struct px_smpl_pmd *pmds, const struct px_target *t,
+		  const struct px_smpl_opts *o, void **out)
+{
+	size_t entries = o->entries ? o->entries : DEFAULT_ENTRIES;
+	unsigned most = 0;
+	uint64_t half, buf_size;
+	struct msampler *s;
+	int ret;
+
+	*out = NULL;
+	if ((ret = m_validate(n, pmds, t, o)))
+		return ret;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return px_fail(ENOMEM, "out of memory");
+	s->fd = -1;
+	s->n = n;
+	s->o = *o;
+	s->dbl = o->format == PX_SMPL_DOUBLE_BUFFER;
+	s->pmd = calloc(n, sizeof(*s->pmd));
+	s->nbody = calloc(n, sizeof(*s->nbody));
+	if (!s->pmd || !s->nbody) {
+		ret = px_fail(ENOMEM, "out of memory");
+		goto out_close;
+	}
+	for (size_t i = 0; i < n; i++) {
+		s->pmd[i] = pmds[i];
+		if (n < 64)
+			s->pmd[i].smpl_pmds &= (1ull << n) - 1;
+		s->nbody[i] = (unsigned)__builtin_popcountll(s->pmd[i].smpl_pmds);
+		if (s->pmd[i].long_period && s->nbody[i] > most)
+			most = s->nbody[i];
+	}
+	/* exactly `entries` samples of this session's size, then the
+	 * post-check finds less room than the module's largest sample */
+	half = (uint64_t)(entries - 1) * px_dfl_max_sample_size(0, most) +
+	       MODULE_MAX_SAMPLE;
+	buf_size = s->dbl ? sizeof(struct pfm_dbl_smpl_hdr) + 2 * half :
+			    sizeof(struct pfm_dfl_smpl_hdr) + half;
+	if ((ret = px_module_open_device(&s->fd)) ||
+	    (ret = m_create(s, t, buf_size)))
+		goto out_close;
+	for (size_t i = 0; i < n; i++) {
+		struct px_event ev = evs[i];
+
+		if ((ret = px_module_program(s->fd, (unsigned)i, &ev)) ||
+		    (ret = m_write_pmd(s, i)))
+			goto out_close;
+	}
+	if ((ret = px_module_load(s->fd, t)))
+		goto out_close;
+	if (fcntl(s->fd, F_SETFL, O_NONBLOCK)) {
+		ret = px_fail(errno, "cannot set up the perfmon context: %s", strerror(errno));
+		goto out_close;
+	}
+	*out = s;
+	return 0;
+out_close:
+	m_close(s);
+	return ret;
+}
+
+static int m_start(struct msampler *s, uint32_t flags)
+{
+	struct pfarg_start st;
+
+	memset(&st, 0, sizeof(st));
+	st.start_flags = flags;
+	return ioctl(s->fd, PFM_START, &st) ? -errno : 0;
+}
+
+static int m_enable(void *state)
+{
+	struct msampler *s = state;
+	int ret = m_start(s, 0);
+
+	return ret ? px_fail(-ret, "cannot start sampling: %s", strerror(-ret)) : 0;
+}
+
+static int m_stop(struct msampler *s)
+{
+	struct pfarg_flags f;
+
+	memset(&f, 0, sizeof(f));
+	/* a context whose command ended is unloaded already: nothing to stop */
+	if (ioctl(s->fd, PFM_STOP, &f) && errno != EBUSY)
+		return px_fail(errno, "cannot stop sampling: %s", strerror(errno));
+	return 0;
+}
+
+/* PFM_RESTART after a handed-over buffer.  EBUSY: the context unloaded
+ * itself at the command's end (what was read stays in the buffer). */
+static int m_restart(struct msampler *s)
+{
+	int ret = m_start(s, PFM_STARTFL_RESTART);
+
+	if (ret == -EBUSY)
+		return 1;
+	if (ret)
+		return px_fail(-ret, "cannot restart sampling: %s", strerror(-ret));
+	s->st.restarts++;
+	return 0;
+}
+
+static int m_keep_cb(struct msampler *s, int ret)
+{
+	if (ret > 0 && !s->cb_ret)
+		s->cb_ret = ret;
+	return ret < 0 ? ret : 0;
+}
+
+/* A half of the double buffer, from a copy of the header and that half:
+ * the kernel goes on writing the other half meanwhile. */
+static int m_hand_over_half(struct msampler *s, int i)
+{
+	struct pfm_dbl_smpl_hdr h;
+	uint64_t start;
+	unsigned cur;
+
+	memcpy(&h, s->buf, sizeof(h));
+	if (h.hdr_half_size > s->map || i < 0 || i > 1)
+		return px_fail(EPROTO, "the module's double buffer has a bad header");
+	start = sizeof(h) + (uint64_t)i * h.hdr_half_size;
+	cur = (unsigned)i ^ 1;
+	/* the half being recorded is not read: show it empty */
+	h.hdr_half[cur].half_count = 0;
+	h.hdr_half[cur].half_cur_offs = sizeof(h) + cur * h.hdr_half_size;
+	h.hdr_cur_half = cur;
+	memcpy(s->copy, &h, sizeof(h));
+	if (start + h.hdr_half_size > s->map)
+		return px_fail(EPROTO, "the module's double buffer has a bad header");
+	memcpy(s->copy + start, s->buf + start, h.hdr_half_size);
+	s->read_seq = h.hdr_half[i].half_seq;
+	return m_keep_cb(s, px_dbl_read(s->copy, s->map, i, m_body, s,
+					  m_sample, s));
+}
+
+static int m_notification(struct msampler *s)
+{
+	int ret, i;
+
+	s->st.notifications++;
+	if (!s->dbl) {
+		ret = m_keep_cb(s, px_dfl_read(s->buf, s->map, m_body, s, m_sample, s));
+	} else {
+		i = px_dbl_next_full(s->buf);
+		if (i < 0)
+			return 0;
+		ret = m_hand_over_half(s, i);
+	}
+	if (ret)
+		return ret;
+	ret = m_restart(s);
+	if (ret == 1 && !s->dbl)
+		s->consumed = true;
+	return ret < 0 ? ret : 0;
+}
+
+static int m_drain(struct msampler *s)
+{
+	union pfarg_msg m;
+	int ret;
+
+	for (;;) {
+		ssize_t got = read(s->fd, &m, sizeof(m));
+
+		if (got < 0 && (errno == EAGAIN || errno == EINTR))
+			break;
+		if (got != (ssize_t)sizeof(m))
+			return px_fail(got < 0 ? errno : EIO,
+				       "cannot read the perfmon context's messages: %s",
+				       got < 0 ? strerror(errno) : "short read");
+		if (m.type == PFM_MSG_END) {
+			s->ended = true;
+			continue;
+		}
+		if (m.type == PFM_MSG_OVFL && (ret = m_notification(s)))
+			return ret;
+	}
+	return s->cb_ret;
+}
+
+static int m_poll(void *state, int timeout_ms)
+{
+	struct msampler *s = state;
+	struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
+
+	if (poll(&pfd, 1, timeout_ms) < 0 && errno != EINTR)
+		return px_fail(errno, "cannot wait for samples: %s", strerror(errno));
+	return m_drain(s);
+}
+
+static int m_finish(void *state)
+{
+	struct msampler *s = state;
+	struct pfarg_ctxinfo ci;
+	int ret;
+
+	if ((ret = m_stop(s)) || (ret = m_drain(s)))
+		return ret < 0 ? ret : s->cb_ret;
+	memset(&ci, 0, sizeof(ci));
+	if (ioctl(s->fd, PFM_GETINFO_CTX, &ci))
+		return px_fail(errno, "cannot read the perfmon context: %s", strerror(errno));
+	s->st.dropped = ci.ctx_smpl_lost;
+	if (!s->dbl) {
+		const struct pfm_dfl_smpl_hdr *h = (const void *)s->buf;
+
+		s->st.buffer_full = h->hdr_overflows;
+		if (!s->consumed && h->hdr_count)
+			ret = m_keep_cb(s, px_dfl_read(s->buf, s->map, m_body, s,
+						       m_sample, s));
+	} else {
+		const struct pfm_dbl_smpl_hdr *h = (const void *)s->buf;
+		unsigned cur = h->hdr_cur_half & 1;
+
+		s->st.buffer_full = h->hdr_overflows + h->hdr_cycles;
+		s->st.overwritten = h->hdr_lost;
+		/* the FULL halves not handed over yet, oldest first */
+		for (int k = 0; k < 2 && !ret; k++) {
+			int i = px_dbl_next_full(s->buf);
+
+			if (i < 0 || h->hdr_half[i].half_seq <= s->read_seq)
+				break;
+			ret = m_hand_over_half(s, i);
+		}
+		for (int i = 0; i < 2 && !ret; i++)
+			if (h->hdr_half[i].half_state == PFM_DBL_HALF_FULL &&
+			    h->hdr_half[i].half_seq > s->read_seq)
+				ret = m_hand_over_half(s, i);
+		if (!ret && h->hdr_half[cur].half_state == PFM_DBL_HALF_FREE &&
+		    h->hdr_half[cur].half_count) {
+			memcpy(s->copy, s->buf, s->map);
+			ret = m_keep_cb(s, px_dbl_read(s->copy, s->map, (int)cur,
+						       m_body, s, m_sample, s));
+		}
+	}
+	return ret ? ret : s->cb_ret;
+}
+
+static void m_stats(const void *state, struct px_smpl_stats *st)
+{
+	*st = ((const struct msampler *)state)->st;
+}
+
+static size_t m_none(const void *state, const void **v)
+{
+	(void)state;
+	*v = NULL;
+	return 0;
+}
+
+static size_t m_mappings(const void *state, const struct px_mapping **m)
+{
+	return m_none(state, (const void **)m);
+}
+
+static size_t m_tasks(const void *state, const struct px_task_event **t)
+{
+	return m_none(state, (const void **)t);
+}
+
+const struct px_sampler_ops px_sampler_module_ops = {
+	.name = "module",
+	.open = m_open,
+	.enable = m_enable,
+	.poll = m_poll,
+	.finish = m_finish,
+	.close = m_close,
+	.stats = m_stats,
+	.mappings = m_mappings,
+	.tasks = m_tasks,
+};

@@ -1,0 +1,21 @@
+/* The module backend's helpers shared by its counting side
+ * (lib/backend_module.c) and its sampler (lib/sampler_module.c): every
+ * /dev/perfmon ioctl stays in these two files. */
+#ifndef PX_SAMPLER_MODULE_H
+#define PX_SAMPLER_MODULE_H
+
+#include <stdint.h>
+
+#include "backend.h"
+#include "events.h"
+
+/* Open /dev/perfmon and check the module's interface version. */
+int px_module_open_device(int *fd);
+/* Program counter k (PMC k, 64 + k, 128 + k of set 0) for ev; like the
+ * counting backend, a kernel-level event the caller may not count falls
+ * back to user level unless its level was chosen. */
+int px_module_program(int fd, unsigned int k, struct px_event *ev);
+/* PFM_LOAD_CONTEXT on the target, with its errors explained. */
+int px_module_load(int fd, const struct px_target *t);
+
+#endif

@@ -1,0 +1,144 @@
+#!/usr/bin/env bats
+# pfmon --backend=module sampling: the kernel's formats give the records
+# the perf backend gives.  A breakpoint on counted_function counts its
+# calls exactly, so the sample counts are exact.
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load helpers
+	pfm_setup
+	pfm_no_aslr
+	BP="mem:$PFM_COUNTED_FUNCTION:x"
+	T=$(mktemp -d)
+}
+
+teardown() {
+	rm -rf "$T"
+}
+
+# summary OUTPUT ROW: a row of pfmon -x, 's summary
+summary() {
+	awk -F, -v k="$2" '$1 == "summary" && $2 == k { print $3 }' <<<"$1"
+}
+
+# check_file FILE N PERIOD: N samples, indexes in order, every IP at
+# counted_function, last reset 2^64 - PERIOD (PERIOD 0: not checked).
+check_file() {
+	local ip reset=
+	ip=$(printf '0x%x' $((PFM_COUNTED_FUNCTION)))
+	[ "$3" != 0 ] && reset=$(printf '0x%x' $((-$3)))
+	awk -v reset="$reset" -v ip="$ip" '
+		NR == 1 { if ($0 != "# pfmon samples v1") bad++; next }
+		/^# end / { end = $3; next }
+		{
+			if ($1 != k++) bad++
+			if (tolower($9) != ip) bad++
+			if (reset != "" && $7 != reset) bad++
+		}
+		END { print k + 0, end, bad + 0 }' "$1"
+}
+
+@test "module sampling: every call (P=1) and every 7th call, exactly N/P samples at counted_function" {
+	run -0 --separate-stderr pfmon --backend=module -x, -e "$BP" \
+		--long-smpl-periods=1 --smpl-outfile="$T/s1" "$W/calls" 3000
+	echo "$output $stderr"
+	[ "$(summary "$output" samples)" = 3000 ]
+	[ "$(summary "$output" lost)" = 0 ]
+	run -0 check_file "$T/s1" 3000 0
+	assert_output "3000 3000 0"
+	run -0 --separate-stderr pfmon --backend=module -x, -e "$BP" \
+		--long-smpl-periods=7 --smpl-outfile="$T/s7" "$W/calls" 7000
+	[ "$(summary "$output" samples)" = 1000 ]
+	run -0 check_file "$T/s7" 1000 0
+	assert_output "1000 1000 0"
+}
+
+@test "module sampling: the profile names counted_function (mappings taken at the command's exit)" {
+	run -0 --separate-stderr pfmon --backend=module -e "$BP" \
+		--long-smpl-periods=10 "$W/calls" 2000
+	echo "$output $stderr"
+	assert_output --regexp ' 200 +100\.00%  counted_function'
+}
+
+@test "module sampling: a buffer smaller than the run loses nothing with notification" {
+	run -0 --separate-stderr pfmon --backend=module -x, -e "$BP" \
+		--long-smpl-periods=2 --smpl-entries=100 "$W/calls" 3000
+	echo "$output $stderr"
+	[ "$(summary "$output" samples)" = 1500 ]
+	[ "$(summary "$output" lost)" = 0 ]
+	[ "$(summary "$output" notifications)" = 15 ]
+	[ "$(summary "$output" buffer_full)" = 15 ]
+}
+
+@test "module sampling: saturation keeps exactly the buffer's capacity" {
+	run -0 --separate-stderr pfmon --backend=module -x, -e "$BP" \
+		--long-smpl-periods=1 --smpl-entries=100 --smpl-saturate \
+		--smpl-outfile="$T/sat" "$W/calls" 1000
+	echo "$output $stderr"
+	[ "$(summary "$output" samples)" = 100 ]
+	[ "$(summary "$output" lost_saturated)" = 900 ]
+	[ "$(summary "$output" notifications)" = 0 ]
+	run -0 check_file "$T/sat" 100 1
+	assert_output "100 100 0"
+}
+
+@test "module and perf backends record the same samples (PMD, last reset, IP)" {
+	for b in module perf; do
+		run -0 --separate-stderr pfmon --backend=$b -x, -e "$BP" \
+			--long-smpl-periods=5 --smpl-outfile="$T/$b" "$W/calls" 2000
+		echo "$b: $output $stderr"
+		[ "$(summary "$output" samples)" = 400 ]
+		awk 'NR > 1 && !/^#/ { print $1, $6, $7, $9 }' "$T/$b" > "$T/$b.cols"
+	done
+	cmp "$T/module.cols" "$T/perf.cols"
+}
+
+@test "randomised periods: the module's series is the perf backend's, every value in range" {
+	for b in module perf; do
+		run -0 --separate-stderr pfmon --backend=$b -x, -e "$BP" \
+			--long-smpl-periods=100 --smpl-periods-random=0x1f:4242 \
+			--smpl-outfile="$T/$b" "$W/calls" 5000
+		echo "$b: $output $stderr"
+		awk 'NR > 1 && !/^#/ { print $7 }' "$T/$b" > "$T/$b.resets"
+	done
+	n=$(wc -l < "$T/perf.resets")
+	m=$(wc -l < "$T/module.resets")
+	echo "perf $n module $m"
+	[ "$m" -ge 50 ] && [ "$n" -ge 10 ]
+	[ "$n" -lt "$m" ] || n=$m
+	head -n "$n" "$T/module.resets" > "$T/a"
+	head -n "$n" "$T/perf.resets" > "$T/b"
+	cmp "$T/a" "$T/b"
+	# every value in [2^64 - 100, 2^64 - 100 + 31]
+	lo=$((-100)) bad=0
+	while read -r v; do
+		(( v - lo >= 0 && v - lo <= 31 )) || bad=$((bad + 1))
+	done < "$T/module.resets"
+	[ "$bad" -eq 0 ]
+}
+
+@test "module sampling, double-buffer: recorded plus overwritten is N/P" {
+	run -0 --separate-stderr pfmon --backend=module -x, -e "$BP" \
+		--long-smpl-periods=1 --smpl-module=double-buffer --smpl-entries=500 \
+		--smpl-outfile="$T/d" "$W/calls" 4000
+	echo "$output $stderr"
+	s=$(summary "$output" samples)
+	o=$(summary "$output" overwritten)
+	[ $((s + o)) -eq 4000 ]
+	[ "$(summary "$output" lost_saturated)" = 0 ]
+	run -0 check_file "$T/d" "$s" 1
+	assert_output "$s $s 0"
+}
+
+@test "module sampling: errors are clear" {
+	run -1 --separate-stderr pfmon --backend=module --follow-fork -e "$BP" \
+		--long-smpl-periods=10 "$W/calls" 10
+	[[ "$stderr" == *"does not sample the children"* ]]
+	echo 8192 > /sys/module/perfmon/parameters/smpl_buf_size_max
+	run -1 --separate-stderr pfmon --backend=module -e "$BP" \
+		--long-smpl-periods=10 "$W/calls" 10
+	echo 67108864 > /sys/module/perfmon/parameters/smpl_buf_size_max
+	echo "$stderr"
+	[[ "$stderr" == *"smpl_buf_size_max"* ]]
+	[ "$(contexts)" -eq 0 ]
+}
