@@ -2,6 +2,7 @@
  *
  *   symwork          print the run-time addresses of its hot functions and
  *                    of a marked line in each ("fn NAME 0x..", "ip TAG 0x.."),
+ *                    and of __vdso_clock_gettime in its [vdso] ("fn vdso"),
  *                    then "ready"; on a line from stdin dlopen libsymdl.so
  *                    from its own directory, print its addresses and
  *                    "ready" again; exit at end of stdin.
@@ -76,6 +77,14 @@ static void *shared_addr(void)
 	return h ? dlsym(h, "hot_shared") : NULL;
 }
 
+/* The vdso's clock_gettime, as the dynamic loader sees the vdso. */
+static void *vdso_addr(void)
+{
+	void *h = dlopen("linux-vdso.so.1", RTLD_LAZY | RTLD_NOLOAD);
+
+	return h ? dlsym(h, "__vdso_clock_gettime") : NULL;
+}
+
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -126,6 +135,7 @@ int main(int argc, char **argv)
 	printf("fn hot_main %#lx\n", (unsigned long)(uintptr_t)hot_main);
 	printf("fn hot_shared %#lx\n", (unsigned long)(uintptr_t)shared_addr());
 	printf("fn inline_caller %#lx\n", (unsigned long)(uintptr_t)inline_caller);
+	printf("fn vdso %#lx\n", (unsigned long)(uintptr_t)vdso_addr());
 	printf("ip main %#lx\n", (unsigned long)sym_ips[SLOT_MAIN]);
 	printf("ip shared %#lx\n", (unsigned long)sym_ips[SLOT_SHARED]);
 	printf("ip inline %#lx\n", (unsigned long)sym_ips[SLOT_INLINE]);
