@@ -67,13 +67,15 @@ within_pct() { # value reference percent
 
 # The exact count of a steady workload alone, then with its event in the
 # last of K sets: the scaled estimate within 5%, the sets' shares adding
-# up to 100% within 2 points.
+# up to 100% within 2 points.  refault faults at a steady rate to its end
+# (touch_pages would end by freeing all its pages, CPU time without faults
+# that skews the estimate of whichever set is active then).
 check_scaling() {
 	local k=$1 args=() i
-	run -0 --separate-stderr "$PFMON" -x, -e page-faults "$W/touch_pages" 250000
+	run -0 --separate-stderr "$PFMON" -x, -e page-faults "$W/refault" 250000
 	alone=$(pfmon_csv "$output" all)
 	for (( i = 1; i < k; i++ )); do args+=(-e task-clock); done
-	run -0 --separate-stderr "$PFMON" -x, --switch-timeout=5 "${args[@]}" -e page-faults "$W/touch_pages" 250000
+	run -0 --separate-stderr "$PFMON" -x, --switch-timeout=5 "${args[@]}" -e page-faults "$W/refault" 250000
 	est=$(pfmon_csv "$output" all)
 	raw=$(pfmon_csv "$output" all raw)
 	echo "k=$k alone=$alone estimate=$est raw=$raw" >&3
