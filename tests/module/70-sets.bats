@@ -107,24 +107,30 @@ header_runs() {
 }
 
 @test "pfmon --backend=module scales page-faults in the last of 2, 3 and 4 sets, shares add up to 100%" {
-	local others=(cpu-clock task-clock context-switches) k s alone est sum
+	local others=(cpu-clock task-clock context-switches) k s r alone est sum ests
 	run -0 --separate-stderr pfmon --backend=module -x, -e page-faults "$W/refault" $SCALE_FAULTS
 	alone=$(pfmon_all "$output" page-faults)
 	echo "alone: $alone"
 	[ "$alone" -ge $SCALE_FAULTS ]
+	# the median of three runs: the guest's clock runs on while the host
+	# does not run its virtual CPU, time a set is charged without work
 	for k in 2 3 4; do
 		sets=()
 		for ((s = 0; s < k - 1; s++)); do sets+=(-e "${others[s]}"); done
 		sets+=(-e page-faults)
-		run -0 --separate-stderr pfmon --backend=module -x, --switch-timeout=1 \
-			"${sets[@]}" "$W/refault" $SCALE_FAULTS
-		echo "$k sets:"
-		echo "$output"
-		[ "$(pfmon_all "$output" page-faults raw)" -gt 0 ]
-		est=$(pfmon_all "$output" page-faults)
-		sum=$(awk -F, '$1 == "all" { s += $9 } END { print s }' <<<"$output")
-		echo "estimate $est, alone $alone, shares add up to $sum"
-		within_pct "$sum" 100 2
+		ests=()
+		for r in 1 2 3; do
+			run -0 --separate-stderr pfmon --backend=module -x, --switch-timeout=1 \
+				"${sets[@]}" "$W/refault" $SCALE_FAULTS
+			echo "$k sets, run $r:"
+			echo "$output"
+			[ "$(pfmon_all "$output" page-faults raw)" -gt 0 ]
+			ests+=("$(pfmon_all "$output" page-faults)")
+			sum=$(awk -F, '$1 == "all" { s += $9 } END { print s }' <<<"$output")
+			within_pct "$sum" 100 2
+		done
+		est=$(printf '%s\n' "${ests[@]}" | sort -n | sed -n 2p)
+		echo "estimates ${ests[*]}, median $est, alone $alone"
 		within_pct "$est" "$alone" $TOL
 	done
 }
