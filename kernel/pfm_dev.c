@@ -506,15 +506,18 @@ static __poll_t pfm_poll(struct file *file, poll_table *wait)
 	return mask;
 }
 
+/*
+ * Called with mmap_lock held: ctx->lock is not taken here (commands take
+ * it and then fault on user memory, which takes mmap_lock).  The buffer
+ * is published once at create and freed only at the last release.
+ */
 static int pfm_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct pfm_context *ctx = file->private_data;
-	int ret;
 
-	mutex_lock(&ctx->lock);
-	ret = ctx->state == PFM_CTX_NEW ? -EBADF : pfm_smpl_mmap(ctx, vma);
-	mutex_unlock(&ctx->lock);
-	return ret;
+	if (!smp_load_acquire(&ctx->smpl) && READ_ONCE(ctx->state) == PFM_CTX_NEW)
+		return -EBADF;
+	return pfm_smpl_mmap(ctx, vma);
 }
 
 static const struct file_operations pfm_fops = {

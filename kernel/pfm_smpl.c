@@ -338,7 +338,7 @@ int pfm_smpl_create(struct pfm_context *ctx, const struct pfarg_ctx *arg)
 		goto out_uncharge;
 	}
 	fmt->init(s);
-	ctx->smpl = s;
+	smp_store_release(&ctx->smpl, s);	/* read by mmap() without ctx->lock */
 	return 0;
 
 out_uncharge:
@@ -370,7 +370,7 @@ void pfm_smpl_free(struct pfm_context *ctx)
  */
 int pfm_smpl_mmap(struct pfm_context *ctx, struct vm_area_struct *vma)
 {
-	struct pfm_smpl *s = ctx->smpl;
+	struct pfm_smpl *s = smp_load_acquire(&ctx->smpl);
 	unsigned long flags = vma->vm_flags;
 
 	if (!s)

@@ -1,6 +1,7 @@
 /* Event-based sampling on perf_events, recorded in the perfmon2 sampling
  * formats (formats/default, formats/double-buffer), so that the perf
- * backend and the kernel module hand the tool the same records.
+ * backend and the kernel module (lib/sampler_module.c, through
+ * px_sampler_ops below) hand the tool the same records.
  *
  * Events are PMDs in the order given (PMD i = evs[i]), all in one perf
  * group.  An event with a period samples; the others only count and are

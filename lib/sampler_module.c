@@ -36,8 +36,23 @@
 #include <unistd.h>
 
 #define DEFAULT_ENTRIES 4096
-/* the module's largest sample: an entry header and all 64 PMDs */
-#define MODULE_MAX_SAMPLE (sizeof(struct pfm_dfl_smpl_entry) + 8 * PFM_NUM_COUNTERS)
+
+_Static_assert(PX_MODULE_MAX_SAMPLE ==
+	       sizeof(struct pfm_dfl_smpl_entry) + 8 * PFM_NUM_COUNTERS,
+	       "the module's largest sample");
+
+uint64_t px_module_smpl_buf_size(enum px_smpl_format f, size_t entries,
+				 unsigned nbody)
+{
+	/* entries - 1 samples leave room for the largest one; the last
+	 * leaves less, and the post-check finds the buffer full */
+	uint64_t half = (uint64_t)(entries ? entries - 1 : 0) *
+			px_dfl_max_sample_size(0, nbody) + PX_MODULE_MAX_SAMPLE;
+
+	if (f == PX_SMPL_DOUBLE_BUFFER)
+		return sizeof(struct pfm_dbl_smpl_hdr) + 2 * half;
+	return sizeof(struct pfm_dfl_smpl_hdr) + half;
+}
 
 struct msampler {
 	int fd;
@@ -212,7 +227,7 @@ static int m_open(const struct px_event *evs, size_t n,
 {
 	size_t entries = o->entries ? o->entries : DEFAULT_ENTRIES;
 	unsigned most = 0;
-	uint64_t half, buf_size;
+	uint64_t buf_size;
 	struct msampler *s;
 	int ret;
 
@@ -240,12 +255,7 @@ static int m_open(const struct px_event *evs, size_t n,
 		if (s->pmd[i].long_period && s->nbody[i] > most)
 			most = s->nbody[i];
 	}
-	/* exactly `entries` samples of this session's size, then the
-	 * post-check finds less room than the module's largest sample */
-	half = (uint64_t)(entries - 1) * px_dfl_max_sample_size(0, most) +
-	       MODULE_MAX_SAMPLE;
-	buf_size = s->dbl ? sizeof(struct pfm_dbl_smpl_hdr) + 2 * half :
-			    sizeof(struct pfm_dfl_smpl_hdr) + half;
+	buf_size = px_module_smpl_buf_size(o->format, entries, most);
 	if ((ret = px_module_open_device(&s->fd)) ||
 	    (ret = m_create(s, t, buf_size)))
 		goto out_close;

@@ -8,6 +8,17 @@
 
 #include "backend.h"
 #include "events.h"
+#include "sampler.h"
+
+/* The module's largest sample: its post-check keeps room for an entry
+ * header and all 64 PMDs (kernel/README.md). */
+#define PX_MODULE_MAX_SAMPLE	(40 + 8 * 64)
+
+/* The buffer size the module sampler asks for so that exactly `entries`
+ * samples of nbody body values fill it (each half, for double-buffer),
+ * as `entries` fill the perf sampler's buffer. */
+uint64_t px_module_smpl_buf_size(enum px_smpl_format f, size_t entries,
+				 unsigned nbody);
 
 /* Open /dev/perfmon and check the module's interface version. */
 int px_module_open_device(int *fd);

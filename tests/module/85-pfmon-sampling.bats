@@ -142,3 +142,15 @@ check_file() {
 	[[ "$stderr" == *"smpl_buf_size_max"* ]]
 	[ "$(contexts)" -eq 0 ]
 }
+
+@test "module sampling system-wide: a context per CPU samples while the command runs" {
+	run -0 --separate-stderr pfmon --backend=module --system-wide --cpu-list=0 -x, \
+		-e cpu-clock --long-smpl-periods=1000000 --smpl-outfile="$T/sw" "$W/spin" 300
+	echo "$output $stderr"
+	s=$(summary "$output" samples)
+	[ "$s" -ge 50 ]
+	[ "$(summary "$output" lost)" = 0 ]
+	# every sample was taken on CPU 0
+	run -0 awk 'NR > 1 && !/^#/ && $4 != 0 { bad++ } END { print bad + 0 }' "$T/sw"
+	assert_output 0
+}

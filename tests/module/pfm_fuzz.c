@@ -1,12 +1,17 @@
 /* pfm_fuzz N [SEED]: N random calls on /dev/perfmon contexts: ioctls with
  * random numbers, directions, sizes and bytes (often well-formed vectors
- * of random elements), reads, polls, opens and closes.  The module must
+ * of random elements), reads, polls, opens and closes, contexts with
+ * sampling formats that record on the caller, mappings of their buffers.  The module must
  * answer every one with a result, never an oops; the suite checks the
  * guest's dmesg and that counting still works afterwards.  Prints a
  * summary of the errnos seen. */
 #include "pfm_util.h"
 
 #include <poll.h>
+#include <stddef.h>
+#include <sys/mman.h>
+
+#include "default/perfmon_dfl_smpl.h"
 
 #define MAX_FDS	8
 #define BUF	4096
@@ -25,6 +30,9 @@ static unsigned int rnd_below(unsigned int n)
 {
 	return (unsigned int)(rnd() % n);
 }
+
+static int fds[MAX_FDS];
+static unsigned long counts[256];
 
 static unsigned char elems[BUF] __attribute__((aligned(8)));
 static unsigned char arg[1024] __attribute__((aligned(8)));
@@ -71,6 +79,17 @@ static void make_vec(struct pfarg_vec *v)
 
 			memcpy(e, &num, sizeof(num));
 			memcpy(e + 8, &val, sizeof(val));
+			if (esize == sizeof(struct pfarg_pmd) && rnd_below(2)) {
+				/* sampling fields: flags, resets, smpl_pmds */
+				uint32_t fl = rnd_below(16);
+				uint64_t sp = rnd_below(3) ? 1ull << rnd_below(64) : rnd();
+				uint64_t rs = -(uint64_t)(1 + rnd_below(50));
+
+				memcpy(e + 4, &fl, sizeof(fl));
+				memcpy(e + offsetof(struct pfarg_pmd, reg_short_reset), &rs, 8);
+				memcpy(e + offsetof(struct pfarg_pmd, reg_long_reset), &rs, 8);
+				memcpy(e + offsetof(struct pfarg_pmd, reg_smpl_pmds), &sp, 8);
+			}
 			if (!rnd_below(8))
 				e[2 + rnd_below((unsigned int)esize - 2)] = (unsigned char)rnd();
 		}
@@ -86,6 +105,110 @@ static void make_vec(struct pfarg_vec *v)
 	case 4: v->vec_reserved1 = 1; break;
 	case 5: v->vec_addr = (uintptr_t)(elems + BUF - 8); break;
 	}
+}
+
+/* a context with a sampling format: names, argument sizes, buffer sizes
+ * and flags, mostly plausible */
+static void make_fmt_ctx(struct pfarg_ctx *c)
+{
+	static const char *names[] = { "default", "double-buffer", "bogus", "" };
+	static struct pfm_dfl_smpl_arg a;
+	static const uint64_t sizes[] = { 0, 40, 592, 1224, 5000, 65536, 1 << 24, 1ull << 40 };
+
+	memset(c, 0, sizeof(*c));
+	c->ctx_flags = PFM_FL_SMPL_FMT | (uint32_t)rnd_below(16);
+	c->ctx_smpl_name = rnd_below(20) ? (uintptr_t)names[rnd_below(4)] : rnd();
+	c->ctx_smpl_arg = rnd_below(20) ? (uintptr_t)&a : rnd();
+	c->ctx_smpl_arg_size = rnd_below(4) ? sizeof(a) : rnd_below(40);
+	memset(&a, 0, sizeof(a));
+	a.buf_size = rnd_below(6) ? sizes[rnd_below(8)] : rnd();
+	a.buf_flags = rnd_below(3) ? 0 : (uint32_t)rnd_below(5);
+	if (!rnd_below(10))
+		a.reserved1 = 1;
+}
+
+/* A sampling run on the caller: a format context, page faults sampled
+ * every few faults with random flags, some pages touched, maybe a
+ * restart; left in its slot for the random calls that follow. */
+static void smpl_run(int slot)
+{
+	static const char *names[] = { "default", "double-buffer" };
+	struct pfm_dfl_smpl_arg a = { .buf_size = 592 + 40 * rnd_below(40) };
+	struct pfarg_ctx c;
+	struct pfarg_pmd p;
+	struct pfarg_load l;
+	struct pfarg_start st;
+	long page = sysconf(_SC_PAGESIZE);
+	int fd = open(PFM_DEVICE, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	unsigned int n = 1 + rnd_below(64);
+	char *m;
+
+	if (fd < 0)
+		return;
+	if (fds[slot] >= 0)
+		close(fds[slot]);
+	fds[slot] = fd;
+	if (rnd_below(2))
+		a.buf_size += 640;	/* room for two halves */
+	a.buf_flags = rnd_below(4) ? 0 : 1;
+	memset(&c, 0, sizeof(c));
+	c.ctx_flags = PFM_FL_SMPL_FMT | (rnd_below(2) ? PFM_FL_NOTIFY_BLOCK : 0);
+	c.ctx_smpl_name = (uintptr_t)names[rnd_below(2)];
+	c.ctx_smpl_arg = (uintptr_t)&a;
+	c.ctx_smpl_arg_size = sizeof(a);
+	if (ioctl(fd, PFM_CREATE_CONTEXT, &c)) {
+		counts[errno & 0xff]++;
+		return;
+	}
+	pfm_pmc(fd, 0, EV_PAGE_FAULTS);
+	pfm_pmc(fd, 1, EV_TASK_CLOCK);
+	memset(&p, 0, sizeof(p));
+	p.reg_value = -(uint64_t)(1 + rnd_below(4));
+	p.reg_short_reset = p.reg_long_reset = p.reg_value;
+	p.reg_flags = PFM_PMDFL_SMPL | (uint32_t)(rnd_below(16) & ~PFM_PMDFL_SMPL);
+	p.reg_random_mask = rnd_below(2);
+	p.reg_random_seed = 1 + rnd_below(1000);
+	p.reg_smpl_pmds[0] = rnd_below(4);
+	p.reg_reset_pmds[0] = rnd_below(3);
+	pfm_vec_call(fd, PFM_WRITE_PMDS, &p, 1, sizeof(p));
+	memset(&l, 0, sizeof(l));
+	memset(&st, 0, sizeof(st));
+	if (ioctl(fd, PFM_LOAD_CONTEXT, &l) || ioctl(fd, PFM_START, &st)) {
+		counts[errno & 0xff]++;
+		return;
+	}
+	m = mmap(NULL, n * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m != MAP_FAILED) {
+		for (unsigned int i = 0; i < n; i++)
+			m[i * page] = 1;
+		munmap(m, n * page);
+	}
+	if (rnd_below(2)) {
+		st.start_flags = PFM_STARTFL_RESTART;
+		counts[(ioctl(fd, PFM_START, &st) ? errno : 0) & 0xff]++;
+	}
+}
+
+/* mmap a context's buffer: right or wrong prot, length, offset; read it */
+static void smpl_map(int fd)
+{
+	static const int prots[] = { PROT_READ, PROT_READ | PROT_WRITE, PROT_EXEC, PROT_NONE };
+	size_t len = (size_t)(1 + rnd_below(20)) * 4096;
+	off_t off = rnd_below(4) ? 0 : 4096 * (off_t)rnd_below(3);
+	volatile unsigned char sum = 0;
+	unsigned char *m;
+
+	m = mmap(NULL, len, prots[rnd_below(4)], rnd_below(5) ? MAP_SHARED : MAP_PRIVATE,
+		 fd, off);
+	if (m == MAP_FAILED) {
+		counts[errno & 0xff]++;
+		return;
+	}
+	counts[0]++;
+	for (size_t i = 0; i < len; i += 4096)
+		sum += m[i];
+	(void)sum;
+	munmap(m, len);
 }
 
 static unsigned long rnd_cmd(void)
@@ -112,8 +235,6 @@ static unsigned long rnd_cmd(void)
 	return _IOC(dir, rnd_below(20) ? PFM_IOC_MAGIC : rnd_below(256), nr, size);
 }
 
-static int fds[MAX_FDS];
-static unsigned long counts[256];
 
 static void one_ioctl(int fd)
 {
@@ -127,6 +248,8 @@ static void one_ioctl(int fd)
 		if (nr == 0x11 || nr == 0x12 || nr == 0x13 || nr == 0x02 ||
 		    nr == 0x03 || nr >= 0x18)
 			make_vec((struct pfarg_vec *)arg);
+		else if (nr == 0x10 && rnd_below(2))
+			make_fmt_ctx((struct pfarg_ctx *)arg);
 		else if (nr == 0x10 && rnd_below(2))
 			arg[0] = (unsigned char)(rnd_below(2) ? PFM_FL_SYSTEM_WIDE : 0);
 		else if (nr == 0x14 && rnd_below(2))
@@ -167,6 +290,13 @@ static void one_call(void)
 
 			poll(&p, 1, 0);
 		}
+		return;
+	case 4:
+		smpl_run(slot);
+		return;
+	case 5:
+		if (fd >= 0)
+			smpl_map(fd);
 		return;
 	}
 	if (fd < 0)
