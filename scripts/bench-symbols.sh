@@ -15,7 +15,9 @@
 #       symresolve                        functions, and file:line and inline
 #                                         chains resolved for every address
 #     on a short and a long recording of the same program at the same
-#     period, and perf report -s srcline / symresolve -l (source lines).
+#     period, and perf report -s srcline / symresolve -l (source lines) on
+#     a small recording (LINES_PERIOD, default 100000 ns, 400 ms): perf
+#     runs addr2line for that, which takes seconds per 10000 samples.
 #  2. Samples resolved per second as a marginal rate, so that start-up
 #     (loading kallsyms, ELF and DWARF files) is left out the same way for
 #     both tools: delta samples / delta seconds between two runs of the
@@ -42,6 +44,7 @@ LONG_MS=${LONG_MS:-2500}
 RUNS=${RUNS:-5}
 N1=${N1:-1000000}
 N2=${N2:-21000000}
+LINES_PERIOD=${LINES_PERIOD:-100000}
 
 scripts/build-symbols-workload.sh || exit 1
 out=tests/workloads/symbols/build
@@ -75,10 +78,15 @@ rss() {
 
 f3() { awk -v a="$1" 'BEGIN { printf "%.3f", a }'; }
 rate() { awk -v n="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%.0f", n / s; else print "n/a" }'; }
-# marginal N1 T1 N2 T2: (N2 - N1) / (T2 - T1)
+# marginal N1 T1 N2 T2: (N2 - N1) / (T2 - T1); a difference of less than
+# 20 ms is within the noise of one run here and is flagged as such
 marginal() {
 	awk -v a="$1" -v s="$2" -v b="$3" -v t="$4" \
 		'BEGIN { if (t > s) printf "%.0f", (b - a) / (t - s); else print "n/a" }'
+}
+delta() {
+	awk -v s="$1" -v t="$2" 'BEGIN { d = t - s; printf "(%.3f s more%s)", d,
+		d < 0.02 ? ": within the noise, not a figure to trust" : "" }'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.1f", a / b; else print "n/a" }'; }
 
@@ -86,15 +94,15 @@ row() {	# label secs kb samples
 	printf "  %-36s %8s s %12s samples/s %9s KB peak\n" "$1" "$(f3 "$2")" "$(rate "$4" "$2")" "$3"
 }
 
-record() {	# name ms
-	local data=$tmp/$1.data
-	perf record -q -c "$PERIOD" -e cpu-clock -o "$data" "$out/symwork" spin "$2" \
+record() {	# name ms [period]
+	local data=$tmp/$1.data period=${3:-$PERIOD}
+	perf record -q -c "$period" -e cpu-clock -o "$data" "$out/symwork" spin "$2" \
 		>/dev/null 2>&1 || { echo "bench-symbols: perf record failed"; exit 1; }
 	local t0=$EPOCHREALTIME
 	perf script -i "$data" -F pid,ip --show-mmap-events >"$tmp/$1.txt" 2>/dev/null
 	local t1=$EPOCHREALTIME
 	grep -vc PERF_RECORD "$tmp/$1.txt" >"$tmp/$1.n"
-	echo "# $1: perf record -c $PERIOD -e cpu-clock symwork spin $2:" \
+	echo "# $1: perf record -c $period -e cpu-clock symwork spin $2:" \
 	     "$(cat "$tmp/$1.n") samples; perf script extraction (not counted):" \
 	     "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') s"
 }
@@ -122,6 +130,7 @@ whole() {	# name: whole-run figures of the three tools on one recording
 
 record short "$SHORT_MS"
 record long "$LONG_MS"
+record lines 400 "$LINES_PERIOD"
 ns=$(cat "$tmp/short.n") nl=$(cat "$tmp/long.n")
 
 echo
@@ -130,13 +139,14 @@ for r in short long; do
 	echo "# $r ($(cat "$tmp/$r.n") samples)"
 	whole "$r"
 done
-echo "# source lines, short recording"
-t=$(wall "perf report -i $tmp/short.data --stdio -s srcline >/dev/null 2>&1")
-kb=$(rss "perf report -i $tmp/short.data --stdio -s srcline 2>/dev/null")
-row "perf report --stdio -s srcline" "$t" "$kb" "$ns"
-t2=$(wall "$drv -l -q <$tmp/short.txt 2>/dev/null")
-kb2=$(rss "$drv -l -q <$tmp/short.txt 2>/dev/null")
-row "symresolve -l (source lines)" "$t2" "$kb2" "$ns"
+nli=$(cat "$tmp/lines.n")
+echo "# source lines ($nli samples)"
+t=$(RUNS=2 wall "perf report -i $tmp/lines.data --stdio -s srcline >/dev/null 2>&1")
+kb=$(rss "perf report -i $tmp/lines.data --stdio -s srcline 2>/dev/null")
+row "perf report --stdio -s srcline" "$t" "$kb" "$nli"
+t2=$(wall "$drv -l -q <$tmp/lines.txt 2>/dev/null")
+kb2=$(rss "$drv -l -q <$tmp/lines.txt 2>/dev/null")
+row "symresolve -l (source lines)" "$t2" "$kb2" "$nli"
 echo "  by source line: $(ratio "$t" "$t2")x faster, peak memory $(ratio "$kb" "$kb2")x less"
 
 echo
@@ -150,12 +160,15 @@ tl1=$(wall "$drv -q -n $N1 <$tmp/long.txt 2>/dev/null")
 tl2=$(wall "$drv -q -n $N2 <$tmp/long.txt 2>/dev/null")
 funcmem_m=$(marginal "$N1" "$tf1" "$N2" "$tf2")
 fullmem_m=$(marginal "$N1" "$tl1" "$N2" "$tl2")
-printf "  %-58s %12s samples/s\n" \
+printf "  %-52s %12s samples/s %s\n" \
 	"perf report --stdio ($ns -> $nl samples)" "$perf_m" \
+	"$(delta "${T[perf,short]}" "${T[perf,long]}")" \
 	"symresolve -f, from text ($ns -> $nl samples)" "$func_m" \
+	"$(delta "${T[func,short]}" "${T[func,long]}")" \
 	"symresolve, lines+inlines, from text (same)" "$full_m" \
-	"symresolve -f, in memory (-n $N1 -> $N2)" "$funcmem_m" \
-	"symresolve, lines+inlines, in memory (same)" "$fullmem_m"
+	"$(delta "${T[full,short]}" "${T[full,long]}")" \
+	"symresolve -f, in memory (-n $N1 -> $N2)" "$funcmem_m" "$(delta "$tf1" "$tf2")" \
+	"symresolve, lines+inlines, in memory (same)" "$fullmem_m" "$(delta "$tl1" "$tl2")"
 echo "  ratio to perf report (target: 10x or more):"
 echo "    functions:        $(ratio "$func_m" "$perf_m")x from text," \
      "$(ratio "$funcmem_m" "$perf_m")x in memory"
