@@ -336,7 +336,7 @@ static void check_sampling(struct options *o, char **cmd)
 		return;
 	}
 	if (o->nsets > 1)
-		usage_error("sampling takes one event set (one -e): the perf sampler cannot multiplex event sets");
+		usage_error("sampling takes one event set (one -e): the samplers cannot multiplex event sets");
 	if (o->attach_pid)
 		usage_error("sampling an attached task (--attach-task) is not implemented: give a command");
 	if (!cmd || !cmd[0])
