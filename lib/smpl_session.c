@@ -562,7 +562,8 @@ static int add_maps_of(const struct px_smpl_session *s, struct px_maps *m,
 	for (size_t i = 0; i < s->nmaps; i++) {
 		const struct px_mapping *x = &s->maps[i];
 
-		if (x->pid != pid || x->path[0] != '/' || x->path[1] == '/')
+		if (x->pid != pid || (x->path[0] != '/' && strcmp(x->path, "[vdso]")) ||
+		    x->path[1] == '/')
 			continue;
 		if ((ret = add_map(m, x)))
 			return ret;

@@ -198,3 +198,13 @@ assert top["name"] == "heavy_function" and top["module"].endswith("/split"), top
 assert abs(sum(e["pct"] for e in p["entries"]) - 100) < 5 or len(p["entries"]) == 20
 ' "$output"
 }
+
+@test "samples in the [vdso] are attributed to it, its exported function by name" {
+	run -0 --separate-stderr "$PFMON" -x, -e cpu-clock --long-smpl-periods=100000 "$W/clockloop" 300
+	# most of the time is in the vdso; like perf report, the parts without
+	# a symbol of their own in the vdso's dynamic symbol table stay ??
+	vdso=$(awk -F, '$1 == "profile" && $7 == "[vdso]" { s += $5 } END { print s + 0 }' <<<"$output")
+	echo "vdso share: $vdso"
+	awk -v p="$vdso" 'BEGIN { exit !(p > 50) }'
+	[ -n "$(pct "$output" __vdso_clock_gettime cpu-clock)" ]
+}

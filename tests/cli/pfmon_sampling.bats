@@ -255,8 +255,12 @@ PY
 	[[ $stderr == *"--attach-task"*"not implemented"* ]]
 	run -2 --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=10 --session-timeout=1 "$W/calls" 10
 	[[ $stderr == *"--session-timeout"* ]]
+}
+
+@test "sampling with --backend=module and no module loaded says how to load it" {
+	[ -e /dev/perfmon ] && skip "the perfmon module is loaded here (tests/module covers it)"
 	run -1 --separate-stderr "$PFMON" --backend=module -e cpu-clock --long-smpl-periods=10 "$W/calls" 10
-	[[ $stderr == *"sampling is not implemented in the module backend"* ]]
+	[[ $stderr == *"/dev/perfmon is missing"*"perfmon.ko"* ]]
 	[ -z "$output" ]
 }
 
