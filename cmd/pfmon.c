@@ -39,7 +39,7 @@ struct options {
 	enum px_counter_format format;
 	struct px_smpl_spec smpl;
 	char *smpl_outfile;
-	int saturate, resolve, profile_lines, profile_inlined, profile_top;
+	int saturate, no_block, resolve, profile_lines, profile_inlined, profile_top;
 };
 
 static void usage_error(const char *msg)
@@ -107,6 +107,8 @@ static struct poptOption *option_table(struct options *o)
 		  "describe the sampling formats and exit", NULL },
 		{ "smpl-saturate", 0, POPT_ARG_NONE, &o->saturate, 0,
 		  "no notification: keep the first full buffer, count the rest as lost", NULL },
+		{ "no-overflow-block", 0, POPT_ARG_NONE, &o->no_block, 0,
+		  "do not hold the command while pfmon takes a full buffer: samples it takes meanwhile are lost (perfmon2's default)", NULL },
 		{ "smpl-outfile", 0, POPT_ARG_STRING, &o->smpl_outfile, 0,
 		  "write every sample to FILE (JSON Lines with --json)", "FILE" },
 		{ "resolve-addresses", 0, POPT_ARG_NONE, &o->resolve, 0,
@@ -331,6 +333,8 @@ static void check_sampling(struct options *o, char **cmd)
 	bool sampling = px_smpl_spec_sampling(&o->smpl);
 
 	if (!sampling) {
+		if (o->no_block)
+			usage_error("--no-overflow-block needs sampling: give --long-smpl-periods=N,...");
 		if (o->smpl_outfile || o->resolve || o->profile_lines || o->profile_inlined)
 			usage_error("--smpl-outfile, --resolve-addresses and --profile-* need sampling: give --long-smpl-periods=N,...");
 		return;
@@ -363,6 +367,7 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 	size_t ncpus = 0;
 
 	o->smpl.saturate = o->saturate;
+	o->smpl.no_block = o->no_block;
 	if (px_smpl_spec_build(&o->smpl, o->sets[0].n, &pmds, &so.smpl)) {
 		fprintf(stderr, "pfmon: %s\n", px_last_error());
 		exit(EXIT_USAGE);

@@ -19,14 +19,18 @@
  *  - blocking: by default the monitored task keeps running while the tool
  *    takes its notification, and what it does meanwhile waits in the ring
  *    buffer, so nothing is lost (the effect of PFM_FL_NOTIFY_BLOCK);
- *    with no_block, output is paused during the notification instead (the
- *    spec's non-blocking mask), which leaves blind spots, counted as lost;
+ *    with no_block (pfmon --no-overflow-block), the spec's non-blocking
+ *    mask: the tool is woken by every sample (wakeup_events = 1), and the
+ *    samples taken after the one that filled the buffer and written
+ *    before the tool's restart (the rings' heads then) fell in the mask:
+ *    they are dropped (counted in dropped, as the module counts its
+ *    masked overflows), which leaves blind spots of the tool's latency;
  *  - double-buffer format: the ring wakes the tool at half its size, a
  *    full half is handed over while recording goes on in the other, and
  *    output is paused only when both halves are full with MASK_WHEN_FULL;
  *  - periods: the first is the long period, then the short period after
- *    every sample recorded without notification, the long one once after
- *    each restart (pfmon's meaning).  A change is applied with
+ *    every sample recorded without notification, the long one for the one
+ *    sample after each restart (pfmon's meaning).  A change is applied with
  *    PERF_EVENT_IOC_PERIOD; with randomisation every overflow wakes the
  *    tool (wakeup_events = 1) and draws the next period with lib/random
  *    (the spec's user-level scheme).  The ring keeps running meanwhile, so
@@ -76,7 +80,8 @@ struct px_smpl_opts {
 	size_t entries;		/* buffer capacity in maximum-size samples;
 				 * 0: 4096 */
 	bool mask_when_full;	/* double-buffer: saturate instead of cycling */
-	bool no_block;		/* default format: mask during notifications */
+	bool no_block;		/* default format: do not hold the task
+				 * during notifications (mask instead) */
 	unsigned ring_pages;	/* perf ring data pages (a power of 2); 0: 256 */
 	/* every sample, in order, when its buffer (or half) is handed over;
 	 * a non-zero return is passed back by the call that handed it over */
@@ -106,8 +111,9 @@ struct px_task_event {
 struct px_smpl_stats {
 	uint64_t samples;	/* recorded in the buffer */
 	uint64_t lost;		/* the kernel could not store (ring full or
-				 * masked by no_block): PERF_RECORD_LOST */
-	uint64_t dropped;	/* reached us while the format was saturated */
+				 * output paused): PERF_RECORD_LOST */
+	uint64_t dropped;	/* reached us while the format was saturated,
+				 * or taken while masked (no_block) */
 	uint64_t overwritten;	/* double-buffer: lost to cycling in a half */
 	uint64_t buffer_full;	/* times the buffer (a half) became full */
 	uint64_t notifications;	/* full buffers (halves) handed to the tool */

@@ -29,13 +29,14 @@ struct ring {
 	struct perf_event_mmap_page *meta;
 	unsigned char *data;
 	size_t data_size;	/* a power of 2 */
+	uint64_t mask_head;	/* no_block: what the kernel had written by
+				 * the last restart */
 };
 
 struct pmd_state {
 	struct px_smpl_pmd cfg;
 	struct px_random rnd;
 	uint64_t cur_period;	/* what the kernel was last told */
-	bool long_next;		/* a restart asked for the long period */
 	unsigned nbody;
 };
 
@@ -51,6 +52,9 @@ struct px_sampler {
 	bool saturated;		/* masked until the end */
 	bool paused;
 	bool handed_over;	/* the last full buffer went to the tool */
+	uint64_t mask_from;	/* no_block: time of the last buffer-full
+				 * sample; later samples written before the
+				 * restart fell in the mask */
 	struct px_smpl_stats st;
 	struct px_mapping *maps;
 	size_t nmaps, maps_cap;
@@ -159,7 +163,10 @@ static void fill_attr(struct px_sampler *s, const struct px_event *ev, size_t i,
 	}
 	if (is_sampling(p)) {
 		a->sample_period = p->cur_period;
-		if (p->cfg.random) {
+		if (p->cfg.random ||
+		    (s->o.no_block && s->o.format == PX_SMPL_DEFAULT && p->cfg.notify)) {
+			/* no_block: the tool hears of the sample that fills
+			 * the buffer at once, as perfmon2 notifies */
 			a->wakeup_events = 1;
 		} else {
 			a->watermark = 1;
@@ -437,8 +444,11 @@ static int hand_over_dbl(struct px_sampler *s, int half)
 }
 
 /* The default format's full buffer: notify (hand over and restart) or
- * saturate. */
-static int dfl_full(struct px_sampler *s, size_t pmd)
+ * saturate.  With no_block perfmon2 masks the PMDs from the overflow that
+ * filled the buffer until the tool's restart, and the task runs on: the
+ * samples the kernel wrote after that one and before the restart (the
+ * ring's head now) are that blind spot, dropped as they come (in_mask). */
+static int dfl_full(struct px_sampler *s, size_t pmd, uint64_t tstamp)
 {
 	int ret;
 
@@ -447,18 +457,26 @@ static int dfl_full(struct px_sampler *s, size_t pmd)
 		s->saturated = true;
 		return set_paused(s, true);
 	}
-	if (s->o.no_block && (ret = set_paused(s, true)))
-		return ret;
 	s->st.notifications++;
 	if ((ret = hand_over_dfl(s)))
 		return ret;
 	px_dfl_reset(s->buf);
 	s->st.restarts++;
-	s->pmd[pmd].long_next = true;
 	ret = set_period(s, pmd, next_period(&s->pmd[pmd], true));
-	if (!ret && s->o.no_block)
-		ret = set_paused(s, false);
+	if (!ret && s->o.no_block) {
+		s->mask_from = tstamp;
+		for (size_t r = 0; r < s->nrings; r++)
+			s->rings[r].mask_head = __atomic_load_n(&s->rings[r].meta->data_head,
+								__ATOMIC_ACQUIRE);
+	}
 	return ret;
+}
+
+/* A sample perfmon2 would not have taken: no_block's blind spot. */
+static bool in_mask(const struct px_sampler *s, const struct ring *r,
+		    uint64_t pos, uint64_t tstamp)
+{
+	return s->o.no_block && pos < r->mask_head && tstamp > s->mask_from;
 }
 
 static int dbl_event(struct px_sampler *s, size_t pmd, int what)
@@ -491,7 +509,6 @@ static int dbl_event(struct px_sampler *s, size_t pmd, int what)
 	ret = px_dbl_restart(s->buf);
 	s->st.restarts++;
 	if (ret == 1) {		/* a saturation ended: long reset */
-		s->pmd[pmd].long_next = true;
 		if ((ret = set_period(s, pmd, next_period(&s->pmd[pmd], true))))
 			return ret;
 		return set_paused(s, false);
@@ -516,7 +533,7 @@ static int record(struct px_sampler *s, size_t pmd, const struct px_sample *x)
 		}
 		s->st.samples++;
 		if (r == 1)
-			return dfl_full(s, pmd);
+			return dfl_full(s, pmd, x->tstamp);
 	} else {
 		r = px_dbl_append(s->buf, s->max_sample, x);
 		if (r < 0) {
@@ -528,12 +545,9 @@ static int record(struct px_sampler *s, size_t pmd, const struct px_sample *x)
 		if (ret <= 0)
 			return ret;
 	}
-	/* recorded without notification: the short period (after the one
-	 * long period that follows a restart has been used) */
-	if (p->long_next) {
-		p->long_next = false;
-		return p->cfg.random ? set_period(s, pmd, next_period(p, true)) : 0;
-	}
+	/* recorded without notification: the short period.  The long one
+	 * a restart set was this sample's (the restart's caller returned
+	 * above), so it is used for one sample only, as in the module. */
 	if (p->cfg.random || p->cur_period != short_period(p))
 		return set_period(s, pmd, next_period(p, false));
 	return 0;
@@ -548,7 +562,7 @@ static int find_pmd(const struct ring *r, size_t n, uint64_t id)
 }
 
 static int decode_sample(struct px_sampler *s, const struct ring *r,
-			 const unsigned char *p, size_t size)
+			 uint64_t pos, const unsigned char *p, size_t size)
 {
 	const uint64_t *u = (const uint64_t *)(p + sizeof(struct perf_event_header));
 	size_t nu = (size - sizeof(struct perf_event_header)) / 8, k = 0;
@@ -567,6 +581,10 @@ static int decode_sample(struct px_sampler *s, const struct ring *r,
 	x.tid = (uint32_t)(u[k++] >> 32);
 	x.tstamp = u[k++];
 	x.cpu = (uint16_t)u[k++];
+	if (in_mask(s, r, pos, x.tstamp)) {
+		s->st.dropped++;
+		return 0;
+	}
 	x.last_reset_val = -s->pmd[pmd].cur_period;
 	x.ovfl_pmd = (uint16_t)pmd;
 	if (s->read_group) {
@@ -664,14 +682,14 @@ static int decode_task(struct px_sampler *s, const struct perf_event_header *h,
 	return 0;
 }
 
-static int decode(struct px_sampler *s, const struct ring *r,
+static int decode(struct px_sampler *s, const struct ring *r, uint64_t pos,
 		  const unsigned char *p, size_t size)
 {
 	const struct perf_event_header *h = (const void *)p;
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
-		return decode_sample(s, r, p, size);
+		return decode_sample(s, r, pos, p, size);
 	case PERF_RECORD_LOST:
 		if (size >= sizeof(*h) + 16) {
 			uint64_t lost;
@@ -720,7 +738,7 @@ static int drain_ring(struct px_sampler *s, struct ring *r)
 			memcpy(s->rec + first, r->data, h.size - first);
 			p = s->rec;
 		}
-		ret = decode(s, r, p, h.size);
+		ret = decode(s, r, tail, p, h.size);
 		tail += h.size;
 	}
 	__atomic_store_n(&r->meta->data_tail, tail, __ATOMIC_RELEASE);

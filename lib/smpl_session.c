@@ -189,6 +189,7 @@ int px_smpl_spec_build(const struct px_smpl_spec *sp, size_t n,
 		goto out;
 	}
 	o->entries = (size_t)sp->entries;
+	o->no_block = sp->no_block;
 out:
 	free(lp);
 	free(shp);
@@ -723,7 +724,7 @@ static void print_text(FILE *f, const struct px_smpl_session *s, size_t top)
 	fprintf(f, "# sampling summary (%s format)\n",
 		s->o.smpl.format == PX_SMPL_DOUBLE_BUFFER ? "double-buffer" : "default");
 	fprintf(f, "%-20s %" PRIu64 "\n", "samples recorded", st->samples);
-	fprintf(f, "%-20s %" PRIu64 " (ring buffer %" PRIu64 ", after saturation %" PRIu64
+	fprintf(f, "%-20s %" PRIu64 " (ring buffer %" PRIu64 ", masked or saturated %" PRIu64
 		", overwritten %" PRIu64 ")\n", "samples lost", lost_total(st), st->lost,
 		st->dropped, st->overwritten);
 	fprintf(f, "%-20s %" PRIu64 "\n", "buffer-full events", st->buffer_full);

@@ -28,6 +28,8 @@ struct px_smpl_spec {
 	long entries;			/* buffer capacity in samples */
 	bool saturate;			/* no notification: keep the first
 					 * buffer-full and stop recording */
+	bool no_block;			/* do not hold the command during a
+					 * notification (px_smpl_opts) */
 };
 
 /* Whether the options ask for sampling at all. */
