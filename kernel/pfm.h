@@ -77,6 +77,24 @@ struct pfm_block {
 };
 
 /*
+ * A time-based set switch of a per-thread context, done by its target on
+ * its way back to user mode (task_work): the old set's events are
+ * disabled and the new set's enabled while the target runs none of its
+ * code, so none of its events falls between two sets (from a work item on
+ * another CPU the target keeps running between the two).  Reference
+ * counted apart from the context, which may be freed first: ctx is
+ * cleared under lock, which the work holds while it uses ctx.
+ */
+struct pfm_switcher {
+	refcount_t ref;
+	struct mutex lock;
+	struct pfm_context *ctx;	/* NULL once the context is freed */
+	struct callback_head work;
+	bool queued;			/* work queued ... (ovfl_lock) */
+	struct task_struct *queued_on;	/* ... on this task (compared only) */
+};
+
+/*
  * One counter of the logical PMU: PMC i, 64 + i, 128 + i and PMD i of a
  * set.  While loaded the PMD is offset + the event's count; value holds
  * it otherwise.  The overflow handler changes offset, frozen, frozen_val,
@@ -154,6 +172,7 @@ struct pfm_context {
 	u64 ovfl_pmds[PFM_PMD_BV];
 	struct irq_work irq_work;	/* wake readers, queue switch_work */
 	struct work_struct switch_work;
+	struct pfm_switcher *switcher;	/* per-thread time-based switches */
 
 	struct pfm_smpl *smpl;		/* the sampling format, or NULL */
 	struct pfm_block *block;	/* with PFM_FL_NOTIFY_BLOCK */
@@ -206,6 +225,7 @@ void pfm_timer_handler(struct perf_event *ev, struct perf_sample_data *data,
 void pfm_irq_work(struct irq_work *w);
 void pfm_queue_msg_locked(struct pfm_context *ctx, const union pfarg_msg *msg);
 void pfm_unblock_locked(struct pfm_context *ctx);
+void pfm_ctx_switch_pending(struct pfm_context *ctx);
 u64 pfm_next_reset(struct pfm_counter *c, u64 base);
 void pfm_rearm(struct perf_event *ev, u64 period);
 extern atomic_t pfm_nr_contexts;

@@ -73,11 +73,17 @@ struct pfm_context *pfm_ctx_alloc(void)
 
 	if (!ctx)
 		return NULL;
+	ctx->switcher = kzalloc(sizeof(*ctx->switcher), GFP_KERNEL_ACCOUNT);
 	set0 = pfm_set_alloc(ctx, 0);
-	if (!set0) {
+	if (!set0 || !ctx->switcher) {
+		kfree(set0);
+		kfree(ctx->switcher);
 		kmem_cache_free(pfm_ctx_cache, ctx);
 		return NULL;
 	}
+	refcount_set(&ctx->switcher->ref, 1);
+	mutex_init(&ctx->switcher->lock);
+	ctx->switcher->ctx = ctx;
 	mutex_init(&ctx->lock);
 	init_waitqueue_head(&ctx->msg_wait);
 	raw_spin_lock_init(&ctx->ovfl_lock);
@@ -357,15 +363,19 @@ static void pfm_switch_to(struct pfm_context *ctx, struct pfm_set *next)
 	}
 }
 
-static void pfm_switch_work(struct work_struct *w)
+/* Switch to the next set if a switch is still due (takes ctx->lock). */
+void pfm_ctx_switch_pending(struct pfm_context *ctx)
 {
-	struct pfm_context *ctx = container_of(w, struct pfm_context, switch_work);
-
 	mutex_lock(&ctx->lock);
 	if (ctx->state == PFM_CTX_LOADED && ctx->started && !ctx->masked &&
 	    READ_ONCE(ctx->switch_pending))
 		pfm_switch_to(ctx, pfm_next_set(ctx, ctx->active));
 	mutex_unlock(&ctx->lock);
+}
+
+static void pfm_switch_work(struct work_struct *w)
+{
+	pfm_ctx_switch_pending(container_of(w, struct pfm_context, switch_work));
 }
 
 /* --- the target's exit -------------------------------------------------- */
@@ -678,6 +688,13 @@ void pfm_ctx_free(struct pfm_context *ctx)
 	/* no event is left to raise the irq_work; the work sees UNLOADED */
 	irq_work_sync(&ctx->irq_work);
 	cancel_work_sync(&ctx->switch_work);
+	/* a switch still queued on the target finds no context */
+	mutex_lock(&ctx->switcher->lock);
+	ctx->switcher->ctx = NULL;
+	mutex_unlock(&ctx->switcher->lock);
+	if (refcount_dec_and_test(&ctx->switcher->ref))
+		kfree(ctx->switcher);
+	ctx->switcher = NULL;
 	if (ctx->block) {
 		/* a thread still blocked goes on; it holds its reference */
 		unsigned long flags;

@@ -343,6 +343,54 @@ out:
 	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
 }
 
+/* The target switches sets itself, on its way back to user mode. */
+static void pfm_switcher_work(struct callback_head *head)
+{
+	struct pfm_switcher *sw = container_of(head, struct pfm_switcher, work);
+	struct pfm_context *ctx;
+	unsigned long flags;
+
+	mutex_lock(&sw->lock);
+	ctx = sw->ctx;
+	if (ctx) {
+		raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
+		sw->queued = false;
+		raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
+		pfm_ctx_switch_pending(ctx);
+	}
+	mutex_unlock(&sw->lock);
+	if (refcount_dec_and_test(&sw->ref))
+		kfree(sw);
+	module_put(THIS_MODULE);
+}
+
+/*
+ * Queue the pending switch on the target itself when the timer
+ * interrupted it (ovfl_lock held); false when it cannot be (a CPU
+ * context, another task, an exiting target): the work item does it.
+ */
+static bool pfm_switch_on_target(struct pfm_context *ctx)
+{
+	struct pfm_switcher *sw = ctx->switcher;
+
+	if (!sw || !ctx->task || current != ctx->task)
+		return false;
+	if (sw->queued)		/* on a former target: the work item switches */
+		return sw->queued_on == current;
+	if (!try_module_get(THIS_MODULE))
+		return false;
+	refcount_inc(&sw->ref);
+	init_task_work(&sw->work, pfm_switcher_work);
+	if (task_work_add(current, &sw->work, TWA_RESUME)) {
+		refcount_dec(&sw->ref);
+		module_put(THIS_MODULE);
+		return false;
+	}
+	sw->queued = true;
+	sw->queued_on = current;
+	return true;
+}
+
 /* The set-switch timer: the active set's timeout has run out. */
 void pfm_timer_handler(struct perf_event *ev, struct perf_sample_data *data,
 		       struct pt_regs *regs)
@@ -357,7 +405,8 @@ void pfm_timer_handler(struct perf_event *ev, struct perf_sample_data *data,
 	if (!ctx->masked && ctx->active &&
 	    (ctx->active->flags & PFM_SETFL_TIME_SWITCH)) {
 		ctx->switch_pending = true;
-		irq_work_queue(&ctx->irq_work);
+		if (!pfm_switch_on_target(ctx))
+			irq_work_queue(&ctx->irq_work);
 	}
 	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
 }
