@@ -1,8 +1,11 @@
 #!/bin/bash
 # Boot the test guest and print the module benchmark: the cost of reading
 # counters and of a start/stop pair through /dev/perfmon against perf_event
-# fds for the same software events, as ratios.  Run from the repository
-# root after `make all`; figures on stdout, diagnostics on stderr.
+# fds for the same software events, as ratios (tests/module/pfm_bench.c);
+# then the slowdown from switching event sets every 1, 10 and 100 ms with
+# pfmon on both backends against perf stat (scripts/vm/bench-sets.sh).
+# Run from the repository root after `make all`; figures on stdout,
+# diagnostics on stderr.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/vm/lib.sh

@@ -157,6 +157,7 @@ other:x:1001:
 nogroup:x:65534:
 GR
 	cp scripts/vm/init "$root/init"
+	cp scripts/vm/bench-sets.sh "$root/opt/pfm/bench-sets.sh"
 	chmod 755 "$root/init"
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$img"
 	echo "$img"
