@@ -234,17 +234,24 @@ static unsigned ptrace_options(unsigned follow)
 	return o;
 }
 
+static int on_traced_status(struct loop *l, pid_t tid, int st);
+
 static int on_new_task(struct loop *l, pid_t parent)
 {
 	unsigned long msg = 0;
 	pid_t child;
+	int st;
 
 	ptrace(PTRACE_GETEVENTMSG, parent, NULL, &msg);
 	child = (pid_t)msg;
 	if (find_unit(l->m, child))
 		return 0;	/* its own first stop came before this event */
-	l->live++;
-	return add_unit(l->m, child, -1);
+	/* wait for that first stop: counters are attached to a stopped
+	 * task (the module backend requires it, as the spec does) */
+	if (waitpid(child, &st, __WALL) != child)
+		return px_fail(errno, "lost the new task %d: %s", (int)child,
+			       strerror(errno));
+	return on_traced_status(l, child, st);
 }
 
 static int on_exec(struct loop *l, pid_t tid)
@@ -516,6 +523,29 @@ static int run_command_traced(struct loop *l)
 	return ret;
 }
 
+/* Attach the counters to the seized task while it is stopped (the module
+ * backend requires it, as the spec does), then let it run on. */
+static int attach_stopped(struct loop *l, pid_t pid)
+{
+	int st, sig, ret;
+
+	if (ptrace(PTRACE_INTERRUPT, pid, NULL, NULL) ||
+	    waitpid(pid, &st, __WALL) != pid)
+		return px_fail(errno, "cannot stop task %d to attach to it: %s",
+			       (int)pid, strerror(errno));
+	if (!WIFSTOPPED(st))
+		return px_fail(ESRCH, "task %d ended as pfmon attached to it",
+			       (int)pid);
+	ret = add_unit(l->m, pid, -1);
+	if (!ret)
+		ret = start_session(l);
+	/* the interrupt's own stop is ours; a signal that stopped it first
+	 * goes on to the task */
+	sig = (st >> 16) == PTRACE_EVENT_STOP ? 0 : WSTOPSIG(st);
+	ptrace(PTRACE_CONT, pid, NULL, (void *)(long)sig);
+	return ret;
+}
+
 static int run_attached(struct loop *l)
 {
 	struct px_monitor *m = l->m;
@@ -530,9 +560,7 @@ static int run_attached(struct loop *l)
 	l->traced = true;
 	l->main_pid = pid;
 	l->live = 1;
-	ret = add_unit(m, pid, -1);
-	if (!ret)
-		ret = start_session(l);
+	ret = attach_stopped(l, pid);
 	if (!ret)
 		ret = run_loop(l);
 	stop_all(m);
