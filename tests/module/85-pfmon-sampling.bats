@@ -154,3 +154,18 @@ check_file() {
 	run -0 awk 'NR > 1 && !/^#/ && $4 != 0 { bad++ } END { print bad + 0 }' "$T/sw"
 	assert_output 0
 }
+
+# The share (percent) of function $2 in pfmon -x, profile output $1.
+profile_pct() {
+	awk -F, -v f="$2" '$1 == "profile" && $2 == "cpu-clock" && $6 == f { print $5 }' <<<"$1"
+}
+
+@test "module sampling: cpu-clock attributes split's 70% and 30% within 5 points" {
+	local h l
+	run -0 --separate-stderr pfmon --backend=module -x, -e cpu-clock --long-smpl-periods=500000 "$W/split" 1000
+	h=$(profile_pct "$output" heavy_function)
+	l=$(profile_pct "$output" light_function)
+	echo "heavy $h% light $l%"
+	[ -n "$h" ] && [ -n "$l" ]
+	awk -v h="$h" -v l="$l" 'BEGIN { exit !(h >= 65 && h <= 75 && l >= 25 && l <= 35) }'
+}
