@@ -169,3 +169,22 @@ profile_pct() {
 	[ -n "$h" ] && [ -n "$l" ]
 	awk -v h="$h" -v l="$l" 'BEGIN { exit !(h >= 65 && h <= 75 && l >= 25 && l <= 35) }'
 }
+
+@test "module sampling at a high rate, not blocking: the double buffer loses nothing where the default format has blind spots" {
+	local sd ld nd sb lb
+	# every call is a sample: pfmon cannot take a full default buffer back
+	# before the next calls, which fall in the masked blind spot
+	run -0 --separate-stderr pfmon --backend=module -x, -e "$BP" --long-smpl-periods=1 \
+		--smpl-entries=4000 --no-overflow-block "$W/calls" 20000
+	echo "default: $output $stderr"
+	sd=$(summary "$output" samples) ld=$(summary "$output" lost) nd=$(summary "$output" notifications)
+	run -0 --separate-stderr pfmon --backend=module -x, -e "$BP" --long-smpl-periods=1 \
+		--smpl-module=double-buffer --smpl-entries=4000 --no-overflow-block "$W/calls" 20000
+	echo "double-buffer: $output $stderr"
+	sb=$(summary "$output" samples) lb=$(summary "$output" lost)
+	echo "# default format: $sd samples, $ld lost over $nd notifications; double-buffer: $sb samples, $lb lost" >&3
+	[ $((sd + ld)) -eq 20000 ]
+	[ "$ld" -gt 0 ]
+	[ "$sb" -eq 20000 ]
+	[ "$lb" -eq 0 ]
+}
