@@ -123,6 +123,12 @@ struct px_smpl_stats {
 
 struct px_sampler;
 
+/* The settings every sampler refuses (count, format, smpl_pmds beyond the
+ * events, randomisation mask and seed, no sampling event), in
+ * lib/smpl_check.c.  Returns 0 or -errno with px_last_error(). */
+int px_smpl_check(const struct px_event *evs, size_t n,
+		  const struct px_smpl_pmd *pmds, const struct px_smpl_opts *o);
+
 /* Open the events on the target, stopped (or armed for exec with
  * t->enable_on_exec).  inherit samples the children too (one ring per
  * CPU, as perf needs).  Returns 0 or -errno with px_last_error(). */

@@ -90,38 +90,14 @@ static int m_sample(void *arg, const struct px_sample *x)
 	return s->o.on_sample ? s->o.on_sample(s->o.arg, x) : 0;
 }
 
-static int m_validate(size_t n, const struct px_smpl_pmd *pmds,
-		      const struct px_target *t, const struct px_smpl_opts *o)
+static int m_validate(const struct px_event *evs, size_t n,
+		      const struct px_smpl_pmd *pmds, const struct px_target *t,
+		      const struct px_smpl_opts *o)
 {
-	size_t nsampling = 0;
-
-	if (!n || n > PX_SMPL_MAX_PMDS)
-		return px_fail(EINVAL, "sampling needs 1 to %d events, not %zu",
-			       PX_SMPL_MAX_PMDS, n);
-	if (o->format != PX_SMPL_DEFAULT && o->format != PX_SMPL_DOUBLE_BUFFER)
-		return px_fail(EINVAL, "unknown sampling format %d", o->format);
 	if (t->inherit && t->pid >= 0)
 		return px_fail(EOPNOTSUPP,
 			       "the perfmon module does not sample the children of a command (its inherited counters only count): drop --follow-*, or use --backend=perf");
-	for (size_t i = 0; i < n; i++) {
-		const struct px_smpl_pmd *p = &pmds[i];
-		uint64_t sp = p->short_period ? p->short_period : p->long_period;
-
-		if (!p->long_period)
-			continue;
-		nsampling++;
-		if (p->random && (px_random_check_mask(p->random_mask) ||
-				  p->random_mask >= sp ||
-				  p->random_mask >= p->long_period ||
-				  p->random_seed % PX_RANDOM_MODULUS == 0))
-			return px_fail(EINVAL,
-				       "randomisation of PMD %zu: the mask must fit in 31 bits and be below its periods, the seed not a multiple of 2^31 - 1",
-				       i);
-	}
-	if (!nsampling)
-		return px_fail(EINVAL,
-			       "no event has a sampling period: give at least one a period");
-	return 0;
+	return px_smpl_check(evs, n, pmds, o);
 }
 
 static int m_create(struct msampler *s, const struct px_target *t,
@@ -232,7 +208,7 @@ static int m_open(const struct px_event *evs, size_t n,
 	int ret;
 
 	*out = NULL;
-	if ((ret = m_validate(n, pmds, t, o)))
+	if ((ret = m_validate(evs, n, pmds, t, o)))
 		return ret;
 	s = calloc(1, sizeof(*s));
 	if (!s)

@@ -88,43 +88,13 @@ static uint64_t next_period(struct pmd_state *p, bool use_long)
 static int validate(const struct px_event *evs, size_t n,
 		    const struct px_smpl_pmd *pmds, const struct px_smpl_opts *o)
 {
-	size_t nsampling = 0;
+	int ret = px_smpl_check(evs, n, pmds, o);
 
-	if (!n || n > PX_SMPL_MAX_PMDS)
-		return px_fail(EINVAL, "sampling needs 1 to %d events, not %zu",
-			       PX_SMPL_MAX_PMDS, n);
-	if (o->format != PX_SMPL_DEFAULT && o->format != PX_SMPL_DOUBLE_BUFFER)
-		return px_fail(EINVAL, "unknown sampling format %d", o->format);
+	if (ret)
+		return ret;
 	if (o->ring_pages & (o->ring_pages - 1))
 		return px_fail(EINVAL, "the ring buffer size must be a power of 2 pages, not %u",
 			       o->ring_pages);
-	for (size_t i = 0; i < n; i++) {
-		const struct px_smpl_pmd *p = &pmds[i];
-		uint64_t sp = p->short_period ? p->short_period : p->long_period;
-
-		if (!p->long_period)
-			continue;
-		nsampling++;
-		if (n < 64 && p->smpl_pmds >> n)
-			return px_fail(EINVAL,
-				       "'%s' records PMDs beyond the %zu events (smpl_pmds 0x%llx)",
-				       evs[i].name, n,
-				       (unsigned long long)p->smpl_pmds);
-		if (!p->random)
-			continue;
-		if (px_random_check_mask(p->random_mask) ||
-		    p->random_mask >= sp || p->random_mask >= p->long_period)
-			return px_fail(EINVAL,
-				       "randomisation mask 0x%x of '%s' must fit in 31 bits and be below its periods",
-				       p->random_mask, evs[i].name);
-		if (p->random_seed % PX_RANDOM_MODULUS == 0)
-			return px_fail(EINVAL,
-				       "randomisation seed %u of '%s' is not usable: choose one that is not 0 or a multiple of 2^31 - 1",
-				       p->random_seed, evs[i].name);
-	}
-	if (!nsampling)
-		return px_fail(EINVAL,
-			       "no event has a sampling period: give at least one a period");
 	return 0;
 }
 
