@@ -176,6 +176,26 @@ static void pfm_block_work(struct callback_head *head)
 }
 
 /*
+ * Queue fn on current, to run on its way back to user mode, with a
+ * reference on ref and on the module that fn drops.  False when current
+ * is exiting (or the module is going): nothing is queued then.
+ */
+static bool pfm_queue_on_current(struct callback_head *work,
+				 task_work_func_t fn, refcount_t *ref)
+{
+	if (!try_module_get(THIS_MODULE))
+		return false;
+	refcount_inc(ref);
+	init_task_work(work, fn);
+	if (task_work_add(current, work, TWA_RESUME)) {
+		refcount_dec(ref);
+		module_put(THIS_MODULE);
+		return false;
+	}
+	return true;
+}
+
+/*
  * PFM_FL_NOTIFY_BLOCK: a notification of a per-thread context blocks its
  * target (not a thread monitoring itself, spec 3.3) until the restart.
  * The overflow is the target's own (its events count it only), so
@@ -188,17 +208,9 @@ static void pfm_block_locked(struct pfm_context *ctx)
 	if (!b || ctx->self || current != ctx->task)
 		return;
 	WRITE_ONCE(b->blocking, true);
-	if (b->queued || !try_module_get(THIS_MODULE))
-		return;
-	refcount_inc(&b->ref);
-	init_task_work(&b->work, pfm_block_work);
-	if (task_work_add(current, &b->work, TWA_RESUME)) {
-		/* the target is exiting: nothing to block */
-		refcount_dec(&b->ref);
-		module_put(THIS_MODULE);
-		return;
-	}
-	b->queued = true;
+	/* not queued when the target is exiting: nothing to block */
+	if (!b->queued && pfm_queue_on_current(&b->work, pfm_block_work, &b->ref))
+		b->queued = true;
 }
 
 /* Let a blocked target go (ovfl_lock held). */
@@ -377,15 +389,8 @@ static bool pfm_switch_on_target(struct pfm_context *ctx)
 		return false;
 	if (sw->queued)		/* on a former target: the work item switches */
 		return sw->queued_on == current;
-	if (!try_module_get(THIS_MODULE))
+	if (!pfm_queue_on_current(&sw->work, pfm_switcher_work, &sw->ref))
 		return false;
-	refcount_inc(&sw->ref);
-	init_task_work(&sw->work, pfm_switcher_work);
-	if (task_work_add(current, &sw->work, TWA_RESUME)) {
-		refcount_dec(&sw->ref);
-		module_put(THIS_MODULE);
-		return false;
-	}
 	sw->queued = true;
 	sw->queued_on = current;
 	return true;
