@@ -3,6 +3,7 @@
  * symbol, dwfl_module_getsrc for the line, dwarf_getscopes then
  * dwarf_getscopes_die on the innermost scope for the inline chain. */
 #include "symbols.h"
+#include "bigbuf.h"
 #include "error.h"
 
 #include <elfutils/libdwfl.h>
@@ -214,10 +215,26 @@ struct ksym {
 #define KCORE UINT32_MAX
 
 struct ksyms {
-	struct ksym *v;
+	struct px_bigbuf syms;	/* struct ksym[n] */
+	struct px_bigbuf names;	/* NUL-terminated names and module names */
+	struct ksym *v;		/* syms.p, once loaded */
 	size_t n;
-	char *names;
 	int refs;
+};
+
+/* The file is read through a buffer of this size, reused for every read:
+ * a test shrinks it to put lines across reads. */
+#ifndef KSYMS_CHUNK
+#define KSYMS_CHUNK (256 << 10)
+#endif
+
+/* State of one load: the module name of the previous line, stored once
+ * per run of lines of the same module, and whether the table is sorted. */
+struct ksyms_parse {
+	struct ksyms *k;
+	uint32_t module;
+	uint64_t prev;
+	bool sorted, nonzero;
 };
 
 static pthread_mutex_t kdefault_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -227,8 +244,8 @@ static void ksyms_free(struct ksyms *k)
 {
 	if (!k)
 		return;
-	free(k->v);
-	free(k->names);
+	px_bigbuf_free(&k->syms);
+	px_bigbuf_free(&k->names);
 	free(k);
 }
 
@@ -242,44 +259,6 @@ static int ksym_cmp(const void *a, const void *b)
 	return x->name < y->name ? -1 : x->name > y->name;
 }
 
-/* The whole of a file whose size stat cannot tell (/proc), in big reads. */
-static char *read_file(const char *path, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t cap = 4 << 20, n = 0;
-	char *buf = NULL;
-
-	if (fd < 0)
-		return NULL;
-	for (;;) {
-		ssize_t r;
-
-		if (!buf || cap - n < 65536) {
-			char *p = realloc(buf, buf ? cap *= 2 : cap);
-
-			if (!p)
-				goto fail;
-			buf = p;
-		}
-		r = read(fd, buf + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			goto fail;
-		if (!r)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-fail:
-	close(fd);
-	free(buf);
-	return NULL;
-}
-
 static int hexval(unsigned char c)
 {
 	if (c >= '0' && c <= '9')
@@ -288,98 +267,152 @@ static int hexval(unsigned char c)
 	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
+/* s[0..n) into the names, NUL-terminated; its offset, or -1. */
+static int64_t ksyms_name(struct ksyms *k, const char *s, size_t n)
+{
+	size_t at = k->names.len;
+	char *p;
+
+	if (at + n + 1 > UINT32_MAX - 1)
+		return -1;
+	p = px_bigbuf_append(&k->names, n + 1);
+	if (!p)
+		return -1;
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return (int64_t)at;
+}
+
+/* One line "ADDR TYPE NAME[\t[MODULE]]" without its newline; only text
+ * symbols (types t, T, w, W) are kept.  -ENOMEM on failure. */
+static int ksyms_parse_line(struct ksyms_parse *st, const char *p, const char *end)
+{
+	struct ksyms *k = st->k;
+	const char *line = p, *name, *mod = NULL;
+	size_t nlen, mlen = 0;
+	uint64_t addr = 0;
+	int64_t name_at;
+	struct ksym *s;
+	int h;
+
+	while (p < end && (h = hexval((unsigned char)*p)) >= 0) {
+		addr = addr << 4 | (unsigned)h;
+		p++;
+	}
+	if (p == line || end - p < 4 || p[0] != ' ' || p[2] != ' ' ||
+	    !memchr("tTwW", p[1], 4))
+		return 0;
+	name = p + 3;
+	p = memchr(name, '\t', (size_t)(end - name));
+	if (!p)
+		p = end;
+	nlen = (size_t)(p - name);
+	if (end - p > 1 && p[1] == '[') {
+		mod = p + 1;
+		for (p = mod; p < end && *p != ' ' && *p != '\t'; p++)
+			;
+		mlen = (size_t)(p - mod);
+	}
+	if (!nlen)
+		return 0;
+	name_at = ksyms_name(k, name, nlen);
+	if (name_at < 0)
+		return -ENOMEM;
+	if (!mod) {
+		st->module = KCORE;
+	} else if (st->module == KCORE || strncmp(k->names.p + st->module, mod, mlen) ||
+		   k->names.p[st->module + mlen]) {
+		int64_t at = ksyms_name(k, mod, mlen);
+
+		if (at < 0)
+			return -ENOMEM;
+		st->module = (uint32_t)at;
+	}
+	s = px_bigbuf_append(&k->syms, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	*s = (struct ksym){ addr, (uint32_t)name_at, st->module };
+	k->n++;
+	st->nonzero |= addr != 0;
+	st->sorted &= addr >= st->prev;
+	st->prev = addr;
+	return 0;
+}
+
+/* Every complete line of buf[0..*len); what follows the last newline is
+ * moved to the front and its length left in *len. */
+static int ksyms_parse_lines(struct ksyms_parse *st, char *buf, size_t *len)
+{
+	char *p = buf, *end = buf + *len, *nl;
+
+	while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
+		if (ksyms_parse_line(st, p, nl))
+			return -ENOMEM;
+		p = nl + 1;
+	}
+	*len = (size_t)(end - p);
+	memmove(buf, p, *len);
+	return 0;
+}
+
 /* Text symbols of a kallsyms file; NULL when it cannot be read or when it
  * holds only zero addresses (kptr_restrict), so the caller says [kernel].
- * The file is read whole and the names of text symbols are packed in
- * place at the front of the same buffer (each line is longer than what
- * is kept of it), which is then shrunk: no second copy of 5 MB. */
+ * /proc/kallsyms has no size to read it in one go: it is read through one
+ * small buffer (reused, so its pages stay mapped), and only the names of
+ * text symbols are copied out. */
 static struct ksyms *ksyms_load(const char *path)
 {
 	struct ksyms *k = calloc(1, sizeof(*k));
-	size_t len = 0, w, cap, kmod = KCORE;
-	bool nonzero = false, sorted = true;
-	uint64_t prev = 0;
-	char *buf, *r, *end;
+	struct ksyms_parse st = { .k = k, .module = KCORE, .sorted = true };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *buf = malloc(KSYMS_CHUNK);
+	size_t have = 0;
+	bool skipping = false;	/* inside a line longer than the buffer */
 
-	if (!k)
-		return NULL;
-	buf = read_file(path, &len);
-	if (!buf || len < 32)
+	if (!k || fd < 0 || !buf)
 		goto out_fail;
-	cap = len / 32 + 1024;
-	k->v = malloc(cap * sizeof(*k->v));
-	if (!k->v)
-		goto out_fail;
-	end = buf + len;
-	w = 0;
-	r = buf;
-	for (char *line = NULL; r < end; r = line) {
-		uint64_t addr = 0;
-		char *p = r, *name, *mod = NULL;
-		size_t nlen, mlen = 0;
-		int h;
+	for (;;) {
+		ssize_t r = read(fd, buf + have, KSYMS_CHUNK - have);
 
-		line = memchr(r, '\n', (size_t)(end - r));
-		line = line ? line + 1 : end;
-		while ((h = hexval((unsigned char)*p)) >= 0) {
-			addr = addr << 4 | (unsigned)h;
-			p++;
-		}
-		if (*p != ' ' || p == r || !strchr("tTwW", p[1]) || !p[1] || p[2] != ' ')
+		if (r < 0 && errno == EINTR)
 			continue;
-		name = p + 3;
-		for (p = name; p < line && *p != '\n' && *p != '\t'; p++)
-			;
-		nlen = (size_t)(p - name);
-		if (p < line && *p == '\t' && p[1] == '[') {
-			mod = p + 1;
-			for (p = mod; p < line && *p != '\n' && *p != ' ' && *p != '\t'; p++)
-				;
-			mlen = (size_t)(p - mod);
-		}
-		if (!nlen)
-			continue;
-		if (k->n == cap) {
-			struct ksym *v = realloc(k->v, (cap *= 2) * sizeof(*v));
+		if (r < 0)
+			goto out_fail;
+		if (r == 0)
+			break;
+		have += (size_t)r;
+		if (skipping) {
+			char *nl = memchr(buf, '\n', have);
 
-			if (!v)
-				goto out_fail;
-			k->v = v;
-		}
-		/* The name, then (when it starts a run) the module: both land
-		 * before where they are read from, and the name's copy ends
-		 * before the module's text begins. */
-		memmove(buf + w, name, nlen);
-		buf[w + nlen] = '\0';
-		k->v[k->n] = (struct ksym){ addr, (uint32_t)w, KCORE };
-		w += nlen + 1;
-		if (mod) {
-			if (kmod == KCORE || strncmp(buf + kmod, mod, mlen) || buf[kmod + mlen]) {
-				memmove(buf + w, mod, mlen);
-				buf[w + mlen] = '\0';
-				kmod = w;
-				w += mlen + 1;
+			if (!nl) {
+				have = 0;
+				continue;
 			}
-			k->v[k->n].module = (uint32_t)kmod;
+			have -= (size_t)(nl + 1 - buf);
+			memmove(buf, nl + 1, have);
+			skipping = false;
 		}
-		k->n++;
-		if (addr)
-			nonzero = true;
-		if (addr < prev)
-			sorted = false;
-		prev = addr;
+		if (ksyms_parse_lines(&st, buf, &have))
+			goto out_fail;
+		if (have == KSYMS_CHUNK) {
+			have = 0;
+			skipping = true;
+		}
 	}
-	if (!nonzero || w >= UINT32_MAX)
+	if (have && !skipping && ksyms_parse_line(&st, buf, buf + have))
 		goto out_fail;
-	k->names = realloc(buf, w);
-	if (!k->names)
-		k->names = buf;
-	buf = NULL;
-	if (!sorted)
+	if (!st.nonzero)
+		goto out_fail;
+	k->v = (struct ksym *)k->syms.p;
+	if (!st.sorted)
 		qsort(k->v, k->n, sizeof(*k->v), ksym_cmp);
+	close(fd);
+	free(buf);
 	return k;
 
 out_fail:
+	if (fd >= 0)
+		close(fd);
 	free(buf);
 	ksyms_free(k);
 	return NULL;
@@ -761,8 +794,8 @@ static int resolve_kernel(struct px_symbols *res, struct px_location *loc)
 	if (!s)
 		return 0;
 	loc->module = s->module == KCORE ? "[kernel]" :
-		intern(&res->strings, &res->arena, k->names + s->module);
-	loc->func = intern(&res->strings, &res->arena, k->names + s->name);
+		intern(&res->strings, &res->arena, k->names.p + s->module);
+	loc->func = intern(&res->strings, &res->arena, k->names.p + s->name);
 	if (!loc->module || !loc->func)
 		return -ENOMEM;
 	loc->offset = loc->ip - s->addr;
