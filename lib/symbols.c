@@ -1,10 +1,12 @@
-/* Symbol resolution through libdwfl: the only file of the project that
- * uses it.  Follows elfutils' addr2line: dwfl_module_addrinfo for the
- * symbol, dwfl_module_getsrc for the line, dwarf_getscopes then
- * dwarf_getscopes_die on the innermost scope for the inline chain. */
+/* Symbol resolution through libdwfl: with lib/symindex.c (which caches
+ * libdwfl's symbol answers), the only files of the project that use it.
+ * Follows elfutils' addr2line: dwfl_module_addrinfo for the symbol,
+ * dwfl_module_getsrc for the line, dwarf_getscopes then dwarf_getscopes_die
+ * on the innermost scope for the inline chain. */
 #include "symbols.h"
 #include "bigbuf.h"
 #include "error.h"
+#include "symindex.h"
 
 #include <elfutils/libdwfl.h>
 #include <dwarf.h>
@@ -581,13 +583,41 @@ out_nomem:
 	return px_fail(ENOMEM, "symbols: out of memory");
 }
 
+/* Each module's symbol index (lib/symindex.c) hangs on its libdwfl
+ * userdata, built on the module's first address and freed with the
+ * module: when a new report drops it, and at the end. */
+static char no_index;	/* userdata of a module that cannot be indexed */
+
+static void symindex_drop(void *userdata)
+{
+	if (userdata && userdata != &no_index)
+		px_symindex_free(userdata);
+}
+
+static int module_removed(Dwfl_Module *mod, void *userdata, const char *name,
+			  Dwarf_Addr base, void *arg)
+{
+	(void)mod, (void)name, (void)base, (void)arg;
+	symindex_drop(userdata);
+	return DWARF_CB_OK;
+}
+
+static int module_free_index(Dwfl_Module *mod, void **userdata, const char *name,
+			     Dwarf_Addr base, void *arg)
+{
+	(void)mod, (void)name, (void)base, (void)arg;
+	symindex_drop(*userdata);
+	*userdata = NULL;
+	return DWARF_CB_OK;
+}
+
 static int report_pid(struct px_symbols *res)
 {
 	int rc;
 
 	dwfl_report_begin_add(res->dwfl);
 	rc = dwfl_linux_proc_report(res->dwfl, res->pid);
-	dwfl_report_end(res->dwfl, NULL, NULL);
+	dwfl_report_end(res->dwfl, module_removed, NULL);
 	if (rc > 0)
 		return px_fail(rc, "symbols: cannot read the mappings of process %d: %s",
 			       (int)res->pid, strerror(rc));
@@ -685,7 +715,7 @@ static int report_all_maps(struct px_symbols *res)
 	}
 	dwfl_report_begin(res->dwfl);
 	report_maps(res, v, n);
-	dwfl_report_end(res->dwfl, NULL, NULL);
+	dwfl_report_end(res->dwfl, module_removed, NULL);
 	free(v);
 	ipcache_clear(&res->cache);
 	res->last = NULL;
@@ -738,8 +768,10 @@ void px_symbols_free(struct px_symbols *res)
 {
 	if (!res)
 		return;
-	if (res->dwfl)
+	if (res->dwfl) {
+		dwfl_getmodules(res->dwfl, module_free_index, NULL, 0);
 		dwfl_end(res->dwfl);
+	}
 	if (res->ksyms && res->kallsyms_path) {
 		ksyms_free(res->ksyms);
 	} else if (res->ksyms) {
@@ -879,12 +911,32 @@ static int resolve_inlines(struct px_symbols *res, Dwfl_Module *mod,
 	return 0;
 }
 
+/* The symbol of ip in mod, through the module's index, built on its
+ * first address. */
+static const char *symbol_of(Dwfl_Module *mod, void **userdata, uint64_t ip,
+			     uint64_t *offset)
+{
+	GElf_Off off = 0;
+	GElf_Sym sym;
+	const char *name;
+
+	if (!*userdata)
+		*userdata = px_symindex_new(mod);
+	if (!*userdata)
+		*userdata = &no_index;
+	if (*userdata != &no_index)
+		return px_symindex_lookup(*userdata, mod, ip, offset);
+	name = dwfl_module_addrinfo(mod, ip, &off, &sym, NULL, NULL, NULL);
+	*offset = off;
+	return name;
+}
+
 static int resolve_user(struct px_symbols *res, struct px_location *loc)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(res->dwfl, loc->ip);
 	const char *name, *file;
-	GElf_Off off;
-	GElf_Sym sym;
+	uint64_t off = 0;
+	void **userdata;
 	Dwfl_Line *line;
 	int l = 0, c = 0;
 
@@ -892,12 +944,12 @@ static int resolve_user(struct px_symbols *res, struct px_location *loc)
 		mod = dwfl_addrmodule(res->dwfl, loc->ip);
 	if (!mod)
 		return 0;
-	name = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+	name = dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
 	/* a live process's vdso is "[vdso: PID]" to libdwfl */
 	if (name && !strncmp(name, "[vdso", 5))
 		name = "[vdso]";
 	loc->module = intern(&res->strings, &res->arena, name);
-	name = dwfl_module_addrinfo(mod, loc->ip, &off, &sym, NULL, NULL, NULL);
+	name = symbol_of(mod, userdata, loc->ip, &off);
 	loc->func = intern(&res->strings, &res->arena, name);
 	if (!loc->module || !loc->func)
 		return -ENOMEM;
