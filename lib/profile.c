@@ -253,15 +253,30 @@ static ssize_t loc_key(const struct px_profile *p, struct pevent *ev,
 	}
 }
 
+ssize_t px_profile_event_id(struct px_profile *p, const char *event)
+{
+	struct pevent *ev = event_get(p, event ? event : unknown);
+
+	return ev ? ev - p->ev : px_fail(ENOMEM, "profile: out of memory");
+}
+
 int px_profile_add_location(struct px_profile *p, const char *event,
 			    const struct px_location *loc, uint64_t count)
 {
-	struct pevent *ev = event_get(p, event ? event : unknown);
+	ssize_t ev = px_profile_event_id(p, event);
+
+	return ev < 0 ? (int)ev : px_profile_count(p, (size_t)ev, loc, count);
+}
+
+int px_profile_count(struct px_profile *p, size_t evno, const struct px_location *loc,
+		     uint64_t count)
+{
+	struct pevent *ev = evno < p->nev ? &p->ev[evno] : NULL;
 	size_t j;
 	ssize_t k;
 
 	if (!ev)
-		return px_fail(ENOMEM, "profile: out of memory");
+		return px_fail(EINVAL, "profile: no event number %zu", evno);
 	if (!loc->serial) {	/* not from a resolver: by its strings */
 		k = loc_key(p, ev, loc);
 		goto count;

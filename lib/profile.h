@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "symbols.h"
 
@@ -38,6 +39,12 @@ int px_profile_add(struct px_profile *p, const char *event, const char *module,
 /* The same, keyed by a resolved location as the profile's mode says. */
 int px_profile_add_location(struct px_profile *p, const char *event,
 			    const struct px_location *loc, uint64_t count);
+/* The number of event `event` in p (made when new: it is then the
+ * highest), or -ENOMEM; for px_profile_count, which spares a sample the
+ * look-up of its event by name. */
+ssize_t px_profile_event_id(struct px_profile *p, const char *event);
+int px_profile_count(struct px_profile *p, size_t ev, const struct px_location *loc,
+		     uint64_t count);
 
 size_t px_profile_events(const struct px_profile *p);
 const char *px_profile_event(const struct px_profile *p, size_t ev);

@@ -629,6 +629,7 @@ static int resolve_all(struct px_smpl_session *s, struct px_smpl_out *out)
 {
 	struct resolver r = { .s = s };
 	const struct px_smpl_session_opts *o = &s->o;
+	ssize_t *ev_id = NULL;
 	struct px_sample x;
 	int ret;
 
@@ -641,15 +642,29 @@ static int resolve_all(struct px_smpl_session *s, struct px_smpl_out *out)
 		if (o->pmds[i].long_period &&
 		    (ret = px_profile_add(s->profile, o->evs[i].name, "", "", 0, 0)))
 			goto out;
+	/* each event's number in the profile, found on its first sample:
+	 * o->n stands for a record of no known event */
+	ev_id = malloc((o->n + 1) * sizeof(*ev_id));
+	if (!ev_id) {
+		ret = px_fail(ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i <= o->n; i++)
+		ev_id[i] = -1;
 	for (size_t i = 0; i < s->nrecs; i++) {
 		const struct px_smpl_rec *rec = &s->recs[i];
 		const struct px_location *loc;
 		struct px_symbols *res;
-		const char *ev = rec->pmd < o->n ? o->evs[rec->pmd].name : "?";
+		size_t e = rec->pmd < o->n ? rec->pmd : o->n;
 
+		if (ev_id[e] < 0 &&
+		    (ev_id[e] = px_profile_event_id(s->profile, e < o->n ? o->evs[e].name : "?")) < 0) {
+			ret = (int)ev_id[e];
+			goto out;
+		}
 		if ((ret = resolver_get(&r, rec->pid, &res)) ||
 		    (ret = px_symbols_resolve(res, rec->ip, &loc)) ||
-		    (ret = px_profile_add_location(s->profile, ev, loc, 1)))
+		    (ret = px_profile_count(s->profile, (size_t)ev_id[e], loc, 1)))
 			goto out;
 		s->unresolved += !strcmp(loc->func, "??");
 		if (out) {
@@ -660,6 +675,7 @@ static int resolve_all(struct px_smpl_session *s, struct px_smpl_out *out)
 		}
 	}
 out:
+	free(ev_id);
 	resolver_free(&r);
 	return ret;
 }
