@@ -91,37 +91,68 @@ static bool collect(struct bounds *b, Dwfl_Module *mod, int nsyms)
 	return true;
 }
 
-static int u64_cmp(const void *a, const void *b)
+/* Sorts v[0..n) with tmp[0..n) as scratch: a radix sort by bytes, least
+ * significant first, skipping the bytes every value shares (the high
+ * bytes of one module's addresses); about twice as fast as qsort on the
+ * tens of thousands of boundaries of a library's symbol table. */
+static void sort_u64(uint64_t *v, uint64_t *tmp, size_t n)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	for (unsigned shift = 0; shift < 64; shift += 8) {
+		size_t count[256] = { 0 }, at = 0;
 
-	return x < y ? -1 : x > y;
+		for (size_t i = 0; i < n; i++)
+			count[(v[i] >> shift) & 0xff]++;
+		if (count[(v[0] >> shift) & 0xff] == n)
+			continue;
+		for (unsigned d = 0; d < 256; d++) {
+			size_t c = count[d];
+
+			count[d] = at;
+			at += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(v[i] >> shift) & 0xff]++] = v[i];
+		memcpy(v, tmp, n * sizeof(*v));
+	}
+}
+
+/* Sorts the boundaries and drops repeats (the end of a symbol is often
+ * the start of the next). */
+static bool sort_unique(struct bounds *b)
+{
+	uint64_t *tmp = malloc(b->n * sizeof(*tmp));
+	size_t n = 0;
+
+	if (!tmp)
+		return false;
+	sort_u64(b->v, tmp, b->n);
+	free(tmp);
+	for (size_t i = 0; i < b->n; i++)
+		if (!n || b->v[i] != b->v[n - 1])
+			b->v[n++] = b->v[i];
+	b->n = n;
+	return true;
 }
 
 struct px_symindex *px_symindex_new(Dwfl_Module *mod)
 {
 	int nsyms = dwfl_module_getsymtab(mod);
-	struct px_symindex *ix;
+	struct px_symindex *ix = NULL;
 	struct bounds b = { 0 };
-	size_t n = 0;
 
-	if (nsyms <= 0 || !collect(&b, mod, nsyms) || !b.n) {
-		free(b.v);
-		return NULL;
-	}
-	qsort(b.v, b.n, sizeof(*b.v), u64_cmp);
-	for (size_t i = 0; i < b.n; i++)
-		if (!n || b.v[i] != b.v[n - 1])
-			b.v[n++] = b.v[i];
+	if (nsyms <= 0 || !collect(&b, mod, nsyms) || !b.n || !sort_unique(&b))
+		goto fail;
 	ix = malloc(sizeof(*ix));
-	if (!ix || !(ix->answer = calloc(n + 1, sizeof(*ix->answer)))) {
-		free(ix);
-		free(b.v);
-		return NULL;
-	}
+	if (!ix || !(ix->answer = calloc(b.n + 1, sizeof(*ix->answer))))
+		goto fail;
 	ix->bound = b.v;
-	ix->n = n;
+	ix->n = b.n;
 	return ix;
+
+fail:
+	free(ix);
+	free(b.v);
+	return NULL;
 }
 
 /* The number of boundaries at or below ip: the stretch ip is in. */
