@@ -2,6 +2,8 @@
  *
  *   perf script -F pid,ip --show-mmap-events -i perf.data |
  *       symresolve [-e EVENT] [-n SAMPLES] [-l] [-f] [-q]
+ *   perf script ... | symresolve -w FILE     (converts, resolves nothing)
+ *   symresolve [...] <FILE
  *
  * Mappings (PERF_RECORD_MMAP/MMAP2 lines, files and the [vdso]) go into
  * one resolver per pid; each sample line "PID IP" is resolved and counted
@@ -10,8 +12,13 @@
  * profile is printed at the end like perf report (-l: by source line).
  * -n N feeds N samples, cycling through the input's samples when it has
  * fewer (or stopping early when it has more).  -f: functions only (no
- * DWARF), as perf report's default sort.  Timing goes to stderr: reading
- * and parsing the text, and resolve+count alone. */
+ * DWARF), as perf report's default sort.
+ *
+ * -w FILE writes the same mappings and samples in a binary form (below)
+ * that is read without parsing, as perf report reads perf.data and pfmon
+ * its sample buffer; the input's form is told by its first bytes.
+ * Without -n, samples are resolved as they are read.  Timing goes to
+ * stderr. */
 #include "error.h"
 #include "profile.h"
 #include "symbols.h"
@@ -98,12 +105,103 @@ static uint64_t number(const char **pp, int base, bool *ok)
 	return v;
 }
 
+/* The binary form: MAGIC, then records, each starting with a struct rec;
+ * a map record (kind MAP) is followed by a struct rec_map and the path,
+ * NUL-padded to a multiple of 8 bytes. */
+static const char MAGIC[8] = "PXSYMB01";
+
+enum { SAMPLE = 0, MAP = 1 };
+
+struct rec {
+	uint32_t pid;
+	uint16_t kind;
+	uint16_t path_len;	/* MAP: bytes of path, padding excluded */
+	uint64_t ip;		/* SAMPLE: the address; MAP: the start */
+};
+
+struct rec_map {
+	uint64_t len, pgoff;
+};
+
+/* What is done with the input: resolved as read (resolve_now), or kept
+ * to be fed -n times (s, ns), or written out in binary (out). */
+static struct {
+	bool resolve_now;
+	FILE *out;
+	struct sample *s;
+	size_t ns, cap;
+	long done;
+	const char *event;
+	ssize_t event_id;	/* its number in the profile */
+	struct px_symbols_opts opts;
+	struct px_profile *prof;
+} run;
+
+static void die(const char *what)
+{
+	fprintf(stderr, "symresolve: %s\n", what);
+	exit(1);
+}
+
+static void resolve_count(int pid, uint64_t ip)
+{
+	struct proc *pr = proc_get(pid);
+	const struct px_location *loc;
+
+	if (!pr->res && px_symbols_open_maps(&pr->res, &pr->maps, &run.opts))
+		die(px_last_error());
+	if (px_symbols_resolve(pr->res, ip, &loc) ||
+	    px_profile_count(run.prof, (size_t)run.event_id, loc, 1))
+		die(px_last_error());
+	run.done++;
+}
+
+static void on_map(int pid, uint64_t start, uint64_t len, uint64_t pgoff, const char *path)
+{
+	struct proc *pr;
+
+	if (run.out) {
+		struct rec r = { (uint32_t)pid, MAP, (uint16_t)strlen(path), start };
+		struct rec_map m = { len, pgoff };
+		static const char pad[8];
+
+		fwrite(&r, sizeof(r), 1, run.out);
+		fwrite(&m, sizeof(m), 1, run.out);
+		fwrite(path, 1, r.path_len, run.out);
+		fwrite(pad, 1, (8 - r.path_len % 8) % 8, run.out);
+		return;
+	}
+	pr = proc_get(pid);
+	if (pr->res)
+		px_symbols_add_map(pr->res, start, len, pgoff, path);
+	else
+		px_maps_add(&pr->maps, start, len, pgoff, path);
+}
+
+static void on_sample(int pid, uint64_t ip)
+{
+	if (run.out) {
+		struct rec r = { (uint32_t)pid, SAMPLE, 0, ip };
+
+		fwrite(&r, sizeof(r), 1, run.out);
+	} else if (run.resolve_now) {
+		resolve_count(pid, ip);
+	} else {
+		if (run.ns == run.cap) {
+			run.cap = run.cap ? run.cap * 2 : 65536;
+			run.s = realloc(run.s, run.cap * sizeof(*run.s));
+			if (!run.s)
+				die("out of memory");
+		}
+		run.s[run.ns++] = (struct sample){ pid, ip };
+	}
+}
+
 /* "PID PERF_RECORD_MMAP2 pid/tid: [0xSTART(0xLEN) @ 0xPGOFF ...]: PERMS PATH" */
 static void mmap_line(int pid, const char *p)
 {
 	uint64_t start, len, pgoff;
 	const char *path;
-	struct proc *pr;
 	bool ok1, ok2, ok3;
 
 	p = strchr(p, '[');
@@ -124,15 +222,70 @@ static void mmap_line(int pid, const char *p)
 	path = strchr(p + 3, ' ');
 	if (!path || (path[1] != '/' && strcmp(path + 1, "[vdso]")))
 		return;
-	path++;
-	pr = proc_get(pid);
-	if (pr->res)
-		px_symbols_add_map(pr->res, start, len, pgoff, path);
-	else
-		px_maps_add(&pr->maps, start, len, pgoff, path);
+	on_map(pid, start, len, pgoff, path + 1);
 }
 
-/* All of stdin: mapped when it is a file (no copy), read otherwise. */
+/* perf script's text; the input is not written to: numbers end at the
+ * first non-digit. */
+static void read_text(const char *text, const char *end)
+{
+	for (const char *line = text; line < end;) {
+		const char *nl = memchr(line, '\n', (size_t)(end - line));
+		const char *p = skip_blanks(line), *eol = nl ? nl : end;
+		uint64_t pid, ip;
+		bool ok;
+
+		line = nl ? nl + 1 : end;
+		pid = number(&p, 10, &ok);
+		if (!ok || p >= eol)
+			continue;
+		p = skip_blanks(p);
+		if (eol - p > 16 && !strncmp(p, "PERF_RECORD_MMAP", 16)) {
+			char copy[8192];
+			size_t n = (size_t)(eol - p);
+
+			if (n < sizeof(copy)) {
+				memcpy(copy, p, n);
+				copy[n] = '\0';
+				mmap_line((int)pid, copy);
+			}
+			continue;
+		}
+		ip = number(&p, 16, &ok);
+		if (!ok || (p < eol && *p != ' ' && *p != '\t'))
+			continue;
+		on_sample((int)pid, ip);
+	}
+}
+
+static void read_binary(const char *p, const char *end)
+{
+	for (p += sizeof(MAGIC); end - p >= (ptrdiff_t)sizeof(struct rec);) {
+		struct rec r;
+		struct rec_map m;
+		char path[65536 + 1];
+
+		/* the hardware prefetcher stops at page boundaries */
+		__builtin_prefetch(p + 2048);
+		memcpy(&r, p, sizeof(r));
+		p += sizeof(r);
+		if (r.kind == SAMPLE) {
+			on_sample((int)r.pid, r.ip);
+			continue;
+		}
+		if (r.kind != MAP || end - p < (ptrdiff_t)(sizeof(m) + r.path_len))
+			die("a damaged binary input");
+		memcpy(&m, p, sizeof(m));
+		memcpy(path, p + sizeof(m), r.path_len);
+		path[r.path_len] = '\0';
+		p += sizeof(m) + r.path_len + (8 - r.path_len % 8) % 8;
+		on_map((int)r.pid, r.ip, m.len, m.pgoff, path);
+	}
+}
+
+/* All of stdin: mapped when it is a file (no copy; populated at once, as
+ * faulting it in page by page costs more than reading it here), read
+ * otherwise. */
 static const char *input(size_t *len, bool *mapped)
 {
 	size_t cap = 1 << 20, n = 0;
@@ -141,7 +294,7 @@ static const char *input(size_t *len, bool *mapped)
 
 	*mapped = false;
 	if (fstat(0, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-		buf = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, 0, 0);
+		buf = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, 0, 0);
 		if (buf != MAP_FAILED) {
 			*len = (size_t)st.st_size;
 			*mapped = true;
@@ -172,133 +325,98 @@ static const char *input(size_t *len, bool *mapped)
 	return NULL;
 }
 
+static void print_profile(void)
+{
+	for (size_t ev = 0; ev < px_profile_events(run.prof); ev++) {
+		struct px_profile_entry *v;
+		size_t n;
+
+		if (px_profile_rank(run.prof, ev, &v, &n))
+			die(px_last_error());
+		printf("# %s: %" PRIu64 " samples\n", px_profile_event(run.prof, ev),
+		       px_profile_total(run.prof, ev));
+		for (size_t i = 0; i < n; i++)
+			printf("%8.2f%%  %-24s %s\n", v[i].pct, strrchr(v[i].module, '/') ?
+			       strrchr(v[i].module, '/') + 1 : v[i].module, v[i].name);
+		free(v);
+	}
+}
+
 int main(int argc, char **argv)
 {
-	const char *event = "cpu-clock";
 	enum px_profile_by by = PX_PROFILE_FUNCTIONS;
+	const char *text, *outfile = NULL;
 	long want = 0;
-	bool quiet = false;
-	struct sample *s = NULL;
-	size_t ns = 0, cap = 0, len;
-	struct px_profile *prof;
+	bool quiet = false, mapped;
 	double t0 = now(), t1, t2;
-	long done = 0;
-	const char *text, *line, *end;
-	bool mapped;
+	size_t len;
 	int c;
 
-	struct px_symbols_opts opts = { 0 };
-
-	while ((c = getopt(argc, argv, "e:n:lqf")) != -1) {
+	run.event = "cpu-clock";
+	while ((c = getopt(argc, argv, "e:n:lqfw:")) != -1) {
 		switch (c) {
-		case 'e': event = optarg; break;
+		case 'e': run.event = optarg; break;
 		case 'n': want = atol(optarg); break;
 		case 'l': by = PX_PROFILE_LINES; break;
 		case 'q': quiet = true; break;
-		case 'f': opts.functions_only = true; break;
+		case 'f': run.opts.functions_only = true; break;
+		case 'w': outfile = optarg; break;
 		default:
-			fprintf(stderr, "usage: symresolve [-e EVENT] [-n SAMPLES] [-l] [-f] [-q]\n");
+			fprintf(stderr, "usage: symresolve [-e EVENT] [-n SAMPLES] [-l] [-f] [-q] [-w FILE]\n");
 			return 2;
 		}
 	}
 	unsetenv("DEBUGINFOD_URLS");
+	if (px_profile_new(&run.prof, by) ||
+	    (run.event_id = px_profile_event_id(run.prof, run.event)) < 0)
+		die(px_last_error());
+	if (outfile) {
+		run.out = fopen(outfile, "we");
+		if (!run.out)
+			die(strerror(errno));
+		fwrite(MAGIC, sizeof(MAGIC), 1, run.out);
+	}
+	run.resolve_now = want <= 0;
 	text = input(&len, &mapped);
-	if (!text) {
-		fprintf(stderr, "symresolve: cannot read stdin\n");
-		return 1;
-	}
-	end = text + len;
-	/* the input is not written to: numbers end at the first non-digit */
-	for (line = text; line < end;) {
-		const char *nl = memchr(line, '\n', (size_t)(end - line));
-		const char *p = skip_blanks(line), *eol = nl ? nl : end;
-		uint64_t pid, ip;
-		bool ok;
-
-		line = nl ? nl + 1 : end;
-		pid = number(&p, 10, &ok);
-		if (!ok || p >= eol)
-			continue;
-		p = skip_blanks(p);
-		if (eol - p > 16 && !strncmp(p, "PERF_RECORD_MMAP", 16)) {
-			char copy[8192];
-			size_t n = (size_t)(eol - p);
-
-			if (n < sizeof(copy)) {
-				memcpy(copy, p, n);
-				copy[n] = '\0';
-				mmap_line((int)pid, copy);
-			}
-			continue;
-		}
-		ip = number(&p, 16, &ok);
-		if (!ok || (p < eol && *p != ' ' && *p != '\t'))
-			continue;
-		if (ns == cap) {
-			cap = cap ? cap * 2 : 65536;
-			s = realloc(s, cap * sizeof(*s));
-			if (!s)
-				return 1;
-		}
-		s[ns++] = (struct sample){ (int)pid, ip };
-	}
+	if (!text)
+		die("cannot read stdin");
+	if (len >= sizeof(MAGIC) && !memcmp(text, MAGIC, sizeof(MAGIC)))
+		read_binary(text, text + len);
+	else
+		read_text(text, text + len);
 	if (mapped)
 		munmap((void *)text, len);
 	else
 		free((void *)text);
-	if (!ns) {
-		fprintf(stderr, "symresolve: no samples on stdin\n");
-		return 1;
+	if (run.out) {
+		if (fclose(run.out))
+			die(strerror(errno));
+		return 0;
 	}
-	if (want <= 0)
-		want = (long)ns;
-	if (px_profile_new(&prof, by))
-		return 1;
-
 	t1 = now();
-	for (size_t i = 0; done < want; done++) {
-		struct proc *pr = proc_get(s[i].pid);
-		const struct px_location *loc;
-
-		if (!pr->res && px_symbols_open_maps(&pr->res, &pr->maps, &opts)) {
-			fprintf(stderr, "symresolve: %s\n", px_last_error());
-			return 1;
-		}
-		if (px_symbols_resolve(pr->res, s[i].ip, &loc) ||
-		    px_profile_add_location(prof, event, loc, 1)) {
-			fprintf(stderr, "symresolve: %s\n", px_last_error());
-			return 1;
-		}
-		if (++i == ns)
+	for (size_t i = 0; !run.resolve_now && run.ns && run.done < want;) {
+		resolve_count(run.s[i].pid, run.s[i].ip);
+		if (++i == run.ns)
 			i = 0;
 	}
 	t2 = now();
-
-	if (!quiet) {
-		for (size_t ev = 0; ev < px_profile_events(prof); ev++) {
-			struct px_profile_entry *v;
-			size_t n;
-
-			if (px_profile_rank(prof, ev, &v, &n))
-				return 1;
-			printf("# %s: %" PRIu64 " samples\n", px_profile_event(prof, ev),
-			       px_profile_total(prof, ev));
-			for (size_t i = 0; i < n; i++)
-				printf("%8.2f%%  %-24s %s\n", v[i].pct, strrchr(v[i].module, '/') ?
-				       strrchr(v[i].module, '/') + 1 : v[i].module, v[i].name);
-			free(v);
-		}
-	}
-	fprintf(stderr, "symresolve: %ld samples (%zu read), %zu processes; "
-		"read+parse %.3f s, resolve+count %.3f s (%.0f samples/s), total %.3f s\n",
-		done, ns, nprocs, t1 - t0, t2 - t1, done / (t2 - t1 > 0 ? t2 - t1 : 1e-9),
-		now() - t0);
+	if (!run.done)
+		die("no samples on stdin");
+	if (!quiet)
+		print_profile();
+	if (run.resolve_now)
+		fprintf(stderr, "symresolve: %ld samples, %zu processes; read+resolve+count %.3f s\n",
+			run.done, nprocs, t2 - t0);
+	else
+		fprintf(stderr, "symresolve: %ld samples (%zu read), %zu processes; read %.3f s, "
+			"resolve+count %.3f s (%.0f samples/s)\n", run.done, run.ns, nprocs,
+			t1 - t0, t2 - t1, run.done / (t2 - t1 > 0 ? t2 - t1 : 1e-9));
 	for (size_t i = 0; i < nprocs; i++) {
 		px_symbols_free(procs[i].res);
 		px_maps_free(&procs[i].maps);
 	}
 	free(procs);
-	free(s);
-	px_profile_free(prof);
+	free(run.s);
+	px_profile_free(run.prof);
 	return 0;
 }
