@@ -3,6 +3,7 @@
 
 #include "profile.h"
 
+#include <errno.h>
 #include <stdlib.h>
 
 static void test_small(void)
@@ -102,6 +103,30 @@ static void test_locations(void)
 	px_profile_free(p);
 }
 
+/* Events by number: numbers in order of first appearance, the same number
+ * for the same name, counting by number lands where counting by name
+ * does, and a number that was never given is refused. */
+static void test_event_ids(void)
+{
+	const struct px_location a = { .ip = 0x10, .module = "/bin/w", .func = "f" };
+	struct px_profile *p;
+	struct px_profile_entry *v;
+	size_t n;
+
+	px_profile_new(&p, PX_PROFILE_FUNCTIONS);
+	is_int(px_profile_event_id(p, "cycles"), 0, "event ids: the first event is 0");
+	is_int(px_profile_event_id(p, "faults"), 1, "event ids: the second is 1");
+	is_int(px_profile_event_id(p, "cycles"), 0, "event ids: the same name, the same number");
+	is_int(px_profile_count(p, 1, &a, 4), 0, "event ids: counted by number");
+	is_int(px_profile_add_location(p, "faults", &a, 1), 0, "event ids: counted by name");
+	px_profile_rank(p, 1, &v, &n);
+	ok(n == 1 && v[0].count == 5, "event ids: both counts under faults' one entry");
+	free(v);
+	is_int(px_profile_total(p, 0), 0, "event ids: nothing counted under cycles");
+	is_int(px_profile_count(p, 2, &a, 1), -EINVAL, "event ids: an unknown number is refused");
+	px_profile_free(p);
+}
+
 /* Many random keys and counts: the ranking must be the sorted order of
  * what was added, and the shares must add up to 100. */
 static void test_random(void)
@@ -164,6 +189,7 @@ int main(void)
 {
 	test_small();
 	test_locations();
+	test_event_ids();
 	test_random();
 	return done_testing();
 }
