@@ -16,7 +16,7 @@
  *
  * -w FILE writes the same mappings and samples in a binary form (below)
  * that is read without parsing, as perf report reads perf.data and pfmon
- * its sample buffer; the input's form is told by its first bytes.
+ * its sample buffer; a file in that form is told by its first bytes.
  * Without -n, samples are resolved as they are read.  Timing goes to
  * stderr. */
 #include "error.h"
@@ -258,34 +258,78 @@ static void read_text(const char *text, const char *end)
 	}
 }
 
-static void read_binary(const char *p, const char *end)
+/* Whole records of p[0..end); returns where the first incomplete one
+ * starts. */
+static const char *binary_records(const char *p, const char *end)
 {
-	for (p += sizeof(MAGIC); end - p >= (ptrdiff_t)sizeof(struct rec);) {
+	while (end - p >= (ptrdiff_t)sizeof(struct rec)) {
 		struct rec r;
 		struct rec_map m;
 		char path[65536 + 1];
+		size_t pad;
 
-		/* the hardware prefetcher stops at page boundaries */
-		__builtin_prefetch(p + 2048);
 		memcpy(&r, p, sizeof(r));
-		p += sizeof(r);
 		if (r.kind == SAMPLE) {
 			on_sample((int)r.pid, r.ip);
+			p += sizeof(r);
 			continue;
 		}
-		if (r.kind != MAP || end - p < (ptrdiff_t)(sizeof(m) + r.path_len))
+		if (r.kind != MAP)
 			die("a damaged binary input");
-		memcpy(&m, p, sizeof(m));
-		memcpy(path, p + sizeof(m), r.path_len);
+		pad = (8 - r.path_len % 8) % 8;
+		if (end - p < (ptrdiff_t)(sizeof(r) + sizeof(m) + r.path_len + pad))
+			break;
+		memcpy(&m, p + sizeof(r), sizeof(m));
+		memcpy(path, p + sizeof(r) + sizeof(m), r.path_len);
 		path[r.path_len] = '\0';
-		p += sizeof(m) + r.path_len + (8 - r.path_len % 8) % 8;
+		p += sizeof(r) + sizeof(m) + r.path_len + pad;
 		on_map((int)r.pid, r.ip, m.len, m.pgoff, path);
 	}
+	return p;
 }
 
-/* All of stdin: mapped when it is a file (no copy; populated at once, as
- * faulting it in page by page costs more than reading it here), read
- * otherwise. */
+/* The binary form from fd 0, past its magic, through one reused buffer:
+ * a file mapped whole would have all its pages mapped, then unmapped. */
+static void read_binary(void)
+{
+	enum { CHUNK = 256 << 10 };	/* more than the largest record */
+	static char buf[CHUNK];
+	size_t have = 0;
+
+	for (;;) {
+		ssize_t r = read(0, buf + have, CHUNK - have);
+		const char *rest;
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			die(strerror(errno));
+		if (r == 0)
+			break;
+		have += (size_t)r;
+		rest = binary_records(buf, buf + have);
+		have -= (size_t)(rest - buf);
+		memmove(buf, rest, have);
+	}
+	if (have)
+		die("a damaged binary input (cut short)");
+}
+
+/* Whether fd 0 is a file in the binary form; if so, it is left just past
+ * the magic. */
+static bool binary_input(void)
+{
+	char magic[sizeof(MAGIC)];
+
+	if (pread(0, magic, sizeof(magic), 0) != (ssize_t)sizeof(magic) ||
+	    memcmp(magic, MAGIC, sizeof(MAGIC)))
+		return false;
+	return lseek(0, sizeof(MAGIC), SEEK_SET) == (off_t)sizeof(MAGIC);
+}
+
+/* All of stdin, as text: mapped when it is a file (no copy; populated at
+ * once, as faulting it in page by page costs more than reading it here),
+ * read otherwise. */
 static const char *input(size_t *len, bool *mapped)
 {
 	size_t cap = 1 << 20, n = 0;
@@ -377,17 +421,20 @@ int main(int argc, char **argv)
 		fwrite(MAGIC, sizeof(MAGIC), 1, run.out);
 	}
 	run.resolve_now = want <= 0;
-	text = input(&len, &mapped);
-	if (!text)
-		die("cannot read stdin");
-	if (len >= sizeof(MAGIC) && !memcmp(text, MAGIC, sizeof(MAGIC)))
-		read_binary(text, text + len);
-	else
+	if (binary_input()) {
+		read_binary();
+	} else {
+		text = input(&len, &mapped);
+		if (!text)
+			die("cannot read stdin");
+		if (len >= sizeof(MAGIC) && !memcmp(text, MAGIC, sizeof(MAGIC)))
+			die("the binary form is read from a file (<FILE), not a pipe");
 		read_text(text, text + len);
-	if (mapped)
-		munmap((void *)text, len);
-	else
-		free((void *)text);
+		if (mapped)
+			munmap((void *)text, len);
+		else
+			free((void *)text);
+	}
 	if (run.out) {
 		if (fclose(run.out))
 			die(strerror(errno));
