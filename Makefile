@@ -56,7 +56,7 @@ cmd/cli.o: cmd/cli.c cmd/cli.h
 cmd/%: cmd/%.c cmd/cli.o $(LIB)
 	$(CC) $(CFLAGS) $(CMD_LDFLAGS) -o $@ $< cmd/cli.o $(LIB) $(LDLIBS)
 
-tests/unit/test_%: tests/unit/test_%.c tests/unit/tap.h $(LIB)
+tests/unit/test_%: tests/unit/test_%.c $(wildcard tests/unit/*.h) $(LIB)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LDLIBS)
 
 # Workloads are the measured programs: no optimisation that could fold

@@ -5,6 +5,7 @@
  * each function and of a line tagged "MARK:<tag>" in its source; the
  * expected lines are read from the sources, never written here. */
 #include "tap.h"
+#include "child.h"
 
 #include "error.h"
 #include "symbols.h"
@@ -43,12 +44,6 @@ struct addrs {
 	uint64_t ip[NT];
 };
 
-struct child {
-	pid_t pid;
-	int to;		/* its stdin */
-	FILE *from;	/* its stdout */
-};
-
 static const char *base(const char *path)
 {
 	const char *s = strrchr(path, '/');
@@ -77,32 +72,6 @@ static int mark_line(const char *source, const char *tag)
 	}
 	fclose(f);
 	return found;
-}
-
-static int spawn(struct child *c, const char *exe)
-{
-	int in[2], outp[2];
-
-	if (pipe(in) || pipe(outp))
-		return -1;
-	c->pid = fork();
-	if (c->pid < 0)
-		return -1;
-	if (c->pid == 0) {
-		dup2(in[0], 0);
-		dup2(outp[1], 1);
-		close(in[0]);
-		close(in[1]);
-		close(outp[0]);
-		close(outp[1]);
-		execl(exe, exe, (char *)NULL);
-		_exit(127);
-	}
-	close(in[0]);
-	close(outp[1]);
-	c->to = in[1];
-	c->from = fdopen(outp[0], "r");
-	return c->from ? 0 : -1;
 }
 
 /* Read "fn"/"ip" lines up to "ready"; -1 when the workload died first. */

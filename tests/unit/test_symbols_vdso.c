@@ -6,6 +6,7 @@
  * image is then this process's own vdso).  A [vdso] mapping of another
  * size (not the same image) keeps the module but names no function. */
 #include "tap.h"
+#include "child.h"
 
 #include "error.h"
 #include "symbols.h"
@@ -18,38 +19,6 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-struct child {
-	pid_t pid;
-	int to;
-	FILE *from;
-};
-
-static int spawn(struct child *c, const char *exe)
-{
-	int in[2], outp[2];
-
-	if (pipe(in) || pipe(outp))
-		return -1;
-	c->pid = fork();
-	if (c->pid < 0)
-		return -1;
-	if (c->pid == 0) {
-		dup2(in[0], 0);
-		dup2(outp[1], 1);
-		close(in[0]);
-		close(in[1]);
-		close(outp[0]);
-		close(outp[1]);
-		execl(exe, exe, (char *)NULL);
-		_exit(127);
-	}
-	close(in[0]);
-	close(outp[1]);
-	c->to = in[1];
-	c->from = fdopen(outp[0], "r");
-	return c->from ? 0 : -1;
-}
 
 /* The "fn vdso" address, read up to "ready"; 0 when there is none. */
 static uint64_t read_vdso(struct child *c)
