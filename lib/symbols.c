@@ -4,8 +4,8 @@
  * dwfl_module_getsrc for the line, dwarf_getscopes then dwarf_getscopes_die
  * on the innermost scope for the inline chain. */
 #include "symbols.h"
-#include "bigbuf.h"
 #include "error.h"
+#include "ksyms.h"
 #include "symindex.h"
 
 #include <elfutils/libdwfl.h>
@@ -71,11 +71,11 @@ struct strtab {
 	size_t n, cap;		/* cap is a power of two */
 };
 
-static uint64_t hash_str(const char *s)
+static uint64_t hash_mem(const char *s, size_t len)
 {
 	uint64_t h = 1469598103934665603ULL;
 
-	while (*s)
+	while (len--)
 		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
 	return h;
 }
@@ -103,7 +103,7 @@ static int strtab_grow(struct strtab *t)
 
 		if (!s)
 			continue;
-		for (j = hash_str(s) & (cap - 1); slot[j]; j = (j + 1) & (cap - 1))
+		for (j = hash_mem(s, strlen(s)) & (cap - 1); slot[j]; j = (j + 1) & (cap - 1))
 			;
 		slot[j] = s;
 	}
@@ -113,26 +113,32 @@ static int strtab_grow(struct strtab *t)
 	return 0;
 }
 
-static const char *intern(struct strtab *t, struct arena *a, const char *s)
+/* s[0, len) stored once; NULL when out of memory. */
+static const char *intern_n(struct strtab *t, struct arena *a, const char *s, size_t len)
 {
-	size_t j, len;
+	size_t j;
 	char *copy;
 
-	if (!s || !*s)
+	if (!len)
 		return unknown;
 	if ((t->n + 1) * 2 > t->cap && strtab_grow(t))
 		return NULL;
-	for (j = hash_str(s) & (t->cap - 1); t->slot[j]; j = (j + 1) & (t->cap - 1))
-		if (!strcmp(t->slot[j], s))
+	for (j = hash_mem(s, len) & (t->cap - 1); t->slot[j]; j = (j + 1) & (t->cap - 1))
+		if (!strncmp(t->slot[j], s, len) && !t->slot[j][len])
 			return t->slot[j];
-	len = strlen(s) + 1;
-	copy = arena_alloc(a, len);
+	copy = arena_alloc(a, len + 1);
 	if (!copy)
 		return NULL;
 	memcpy(copy, s, len);
+	copy[len] = '\0';
 	t->slot[j] = copy;
 	t->n++;
 	return copy;
+}
+
+static const char *intern(struct strtab *t, struct arena *a, const char *s)
+{
+	return s ? intern_n(t, a, s, strlen(s)) : unknown;
 }
 
 /* ---- the address cache: ip -> location, open addressing with linear
@@ -205,240 +211,12 @@ static void ipcache_clear(struct ipcache *c)
 	c->n = 0;
 }
 
-/* ---- the kernel: /proc/kallsyms, shared by every resolver that uses the
- * default file, loaded on the first kernel address ---- */
-
-struct ksym {
-	uint64_t addr;
-	uint32_t name;		/* offsets into ksyms.names */
-	uint32_t module;	/* KCORE: the kernel itself */
-};
-
-#define KCORE UINT32_MAX
-
-struct ksyms {
-	struct px_bigbuf syms;	/* struct ksym[n] */
-	struct px_bigbuf names;	/* NUL-terminated names and module names */
-	struct ksym *v;		/* syms.p, once loaded */
-	size_t n;
-	int refs;
-};
-
-/* The file is read through a buffer of this size, reused for every read:
- * a test shrinks it to put lines across reads. */
-#ifndef KSYMS_CHUNK
-#define KSYMS_CHUNK (256 << 10)
-#endif
-
-/* State of one load: the module name of the previous line, stored once
- * per run of lines of the same module, and whether the table is sorted. */
-struct ksyms_parse {
-	struct ksyms *k;
-	uint32_t module;
-	uint64_t prev;
-	bool sorted, nonzero;
-};
+/* ---- the kernel's table: /proc/kallsyms is shared by every resolver
+ * that uses it, loaded on the first kernel address ---- */
 
 static pthread_mutex_t kdefault_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct ksyms *kdefault;
-
-static void ksyms_free(struct ksyms *k)
-{
-	if (!k)
-		return;
-	px_bigbuf_free(&k->syms);
-	px_bigbuf_free(&k->names);
-	free(k);
-}
-
-static int ksym_cmp(const void *a, const void *b)
-{
-	const struct ksym *x = a, *y = b;
-
-	/* names are stored in file order: ties keep it */
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return x->name < y->name ? -1 : x->name > y->name;
-}
-
-static int hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/* s[0..n) into the names, NUL-terminated; its offset, or -1. */
-static int64_t ksyms_name(struct ksyms *k, const char *s, size_t n)
-{
-	size_t at = k->names.len;
-	char *p;
-
-	if (at + n + 1 > UINT32_MAX - 1)
-		return -1;
-	p = px_bigbuf_append(&k->names, n + 1);
-	if (!p)
-		return -1;
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return (int64_t)at;
-}
-
-/* One line "ADDR TYPE NAME[\t[MODULE]]" without its newline; only text
- * symbols (types t, T, w, W) are kept.  -ENOMEM on failure. */
-static int ksyms_parse_line(struct ksyms_parse *st, const char *p, const char *end)
-{
-	struct ksyms *k = st->k;
-	const char *line = p, *name, *mod = NULL;
-	size_t nlen, mlen = 0;
-	uint64_t addr = 0;
-	int64_t name_at;
-	struct ksym *s;
-	int h;
-
-	while (p < end && (h = hexval((unsigned char)*p)) >= 0) {
-		addr = addr << 4 | (unsigned)h;
-		p++;
-	}
-	if (p == line || end - p < 4 || p[0] != ' ' || p[2] != ' ' ||
-	    !memchr("tTwW", p[1], 4))
-		return 0;
-	name = p + 3;
-	p = memchr(name, '\t', (size_t)(end - name));
-	if (!p)
-		p = end;
-	nlen = (size_t)(p - name);
-	if (end - p > 1 && p[1] == '[') {
-		mod = p + 1;
-		for (p = mod; p < end && *p != ' ' && *p != '\t'; p++)
-			;
-		mlen = (size_t)(p - mod);
-	}
-	if (!nlen)
-		return 0;
-	name_at = ksyms_name(k, name, nlen);
-	if (name_at < 0)
-		return -ENOMEM;
-	if (!mod) {
-		st->module = KCORE;
-	} else if (st->module == KCORE || strncmp(k->names.p + st->module, mod, mlen) ||
-		   k->names.p[st->module + mlen]) {
-		int64_t at = ksyms_name(k, mod, mlen);
-
-		if (at < 0)
-			return -ENOMEM;
-		st->module = (uint32_t)at;
-	}
-	s = px_bigbuf_append(&k->syms, sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	*s = (struct ksym){ addr, (uint32_t)name_at, st->module };
-	k->n++;
-	st->nonzero |= addr != 0;
-	st->sorted &= addr >= st->prev;
-	st->prev = addr;
-	return 0;
-}
-
-/* Every complete line of buf[0..*len); what follows the last newline is
- * moved to the front and its length left in *len. */
-static int ksyms_parse_lines(struct ksyms_parse *st, char *buf, size_t *len)
-{
-	char *p = buf, *end = buf + *len, *nl;
-
-	while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
-		if (ksyms_parse_line(st, p, nl))
-			return -ENOMEM;
-		p = nl + 1;
-	}
-	*len = (size_t)(end - p);
-	memmove(buf, p, *len);
-	return 0;
-}
-
-/* Text symbols of a kallsyms file; NULL when it cannot be read or when it
- * holds only zero addresses (kptr_restrict), so the caller says [kernel].
- * /proc/kallsyms has no size to read it in one go: it is read through one
- * small buffer (reused, so its pages stay mapped), and only the names of
- * text symbols are copied out. */
-static struct ksyms *ksyms_load(const char *path)
-{
-	struct ksyms *k = calloc(1, sizeof(*k));
-	struct ksyms_parse st = { .k = k, .module = KCORE, .sorted = true };
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	char *buf = malloc(KSYMS_CHUNK);
-	size_t have = 0;
-	bool skipping = false;	/* inside a line longer than the buffer */
-
-	if (!k || fd < 0 || !buf)
-		goto out_fail;
-	for (;;) {
-		ssize_t r = read(fd, buf + have, KSYMS_CHUNK - have);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			goto out_fail;
-		if (r == 0)
-			break;
-		have += (size_t)r;
-		if (skipping) {
-			char *nl = memchr(buf, '\n', have);
-
-			if (!nl) {
-				have = 0;
-				continue;
-			}
-			have -= (size_t)(nl + 1 - buf);
-			memmove(buf, nl + 1, have);
-			skipping = false;
-		}
-		if (ksyms_parse_lines(&st, buf, &have))
-			goto out_fail;
-		if (have == KSYMS_CHUNK) {
-			have = 0;
-			skipping = true;
-		}
-	}
-	if (have && !skipping && ksyms_parse_line(&st, buf, buf + have))
-		goto out_fail;
-	if (!st.nonzero)
-		goto out_fail;
-	k->v = (struct ksym *)k->syms.p;
-	if (!st.sorted)
-		qsort(k->v, k->n, sizeof(*k->v), ksym_cmp);
-	close(fd);
-	free(buf);
-	return k;
-
-out_fail:
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	ksyms_free(k);
-	return NULL;
-}
-
-static const struct ksym *ksyms_find(const struct ksyms *k, uint64_t ip)
-{
-	size_t lo = 0, hi = k->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (k->v[mid].addr <= ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
-		return NULL;
-	/* Past the last symbol: no idea how far it extends. */
-	if (lo == k->n && ip - k->v[lo - 1].addr > 0x100000)
-		return NULL;
-	return &k->v[lo - 1];
-}
+static struct px_ksyms *kdefault;
+static int kdefault_refs;
 
 /* ---- the resolver ---- */
 
@@ -453,7 +231,7 @@ struct px_symbols {
 	struct strtab strings;
 	struct arena arena;
 	char *kallsyms_path;		/* NULL: the shared default */
-	struct ksyms *ksyms;
+	struct px_ksyms *ksyms;
 	bool ksyms_tried;
 	bool functions_only;
 	bool dirty;			/* maps added since the last report */
@@ -773,11 +551,11 @@ void px_symbols_free(struct px_symbols *res)
 		dwfl_end(res->dwfl);
 	}
 	if (res->ksyms && res->kallsyms_path) {
-		ksyms_free(res->ksyms);
+		px_ksyms_free(res->ksyms);
 	} else if (res->ksyms) {
 		pthread_mutex_lock(&kdefault_lock);
-		if (--kdefault->refs == 0) {
-			ksyms_free(kdefault);
+		if (--kdefault_refs == 0) {
+			px_ksyms_free(kdefault);
 			kdefault = NULL;
 		}
 		pthread_mutex_unlock(&kdefault_lock);
@@ -796,20 +574,20 @@ size_t px_symbols_cached(const struct px_symbols *res)
 	return res->cache.n;
 }
 
-static struct ksyms *kernel_table(struct px_symbols *res)
+static struct px_ksyms *kernel_table(struct px_symbols *res)
 {
 	if (res->ksyms_tried)
 		return res->ksyms;
 	res->ksyms_tried = true;
 	if (res->kallsyms_path) {
-		res->ksyms = ksyms_load(res->kallsyms_path);
+		res->ksyms = px_ksyms_load(res->kallsyms_path);
 		return res->ksyms;
 	}
 	pthread_mutex_lock(&kdefault_lock);
 	if (!kdefault)
-		kdefault = ksyms_load("/proc/kallsyms");
+		kdefault = px_ksyms_load("/proc/kallsyms");
 	if (kdefault) {
-		kdefault->refs++;
+		kdefault_refs++;
 		res->ksyms = kdefault;
 	}
 	pthread_mutex_unlock(&kdefault_lock);
@@ -818,19 +596,19 @@ static struct ksyms *kernel_table(struct px_symbols *res)
 
 static int resolve_kernel(struct px_symbols *res, struct px_location *loc)
 {
-	struct ksyms *k = kernel_table(res);
-	const struct ksym *s = k ? ksyms_find(k, loc->ip) : NULL;
+	struct px_ksyms *k = kernel_table(res);
+	struct px_ksym sym;
 
 	loc->kernel = true;
 	loc->module = "[kernel]";
-	if (!s)
+	if (!k || !px_ksyms_find(k, loc->ip, &sym))
 		return 0;
-	loc->module = s->module == KCORE ? "[kernel]" :
-		intern(&res->strings, &res->arena, k->names.p + s->module);
-	loc->func = intern(&res->strings, &res->arena, k->names.p + s->name);
+	if (sym.module)
+		loc->module = intern_n(&res->strings, &res->arena, sym.module, sym.module_len);
+	loc->func = intern_n(&res->strings, &res->arena, sym.name, sym.name_len);
 	if (!loc->module || !loc->func)
 		return -ENOMEM;
-	loc->offset = loc->ip - s->addr;
+	loc->offset = loc->ip - sym.addr;
 	return 0;
 }
 

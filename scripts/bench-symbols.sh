@@ -54,7 +54,7 @@ scripts/build-symbols-workload.sh || exit 1
 out=tests/workloads/symbols/build
 drv=$out/symresolve
 cc -O2 -g -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Ilib -o "$drv" \
-	tests/workloads/symbols/symresolve.c lib/symbols.c lib/profile.c lib/error.c lib/bigbuf.c lib/symindex.c \
+	tests/workloads/symbols/symresolve.c lib/symbols.c lib/profile.c lib/error.c lib/bigbuf.c lib/symindex.c lib/ksyms.c \
 	-ldw -lelf -lpthread || exit 1
 for t in perf hyperfine python3; do
 	command -v $t >/dev/null || { echo "bench-symbols: $t is not installed"; exit 1; }
