@@ -130,6 +130,12 @@ struct table_parse {
 	bool sorted, nonzero;
 };
 
+/* A parse that appends the text symbols of the lines it is given to k's table. */
+static struct table_parse table_parse_of(struct px_ksyms *k)
+{
+	return (struct table_parse){ .k = k, .module = KCORE, .sorted = true };
+}
+
 static struct ksym *table(const struct px_ksyms *k)
 {
 	return (struct ksym *)k->syms.p;
@@ -381,7 +387,7 @@ static ssize_t text_line_before(const struct px_ksyms *k, size_t pos, struct lin
 /* Give up searching in place: parse the whole file. */
 static int parse_whole(struct px_ksyms *k)
 {
-	struct table_parse st = { .k = k, .module = KCORE, .sorted = true };
+	struct table_parse st = table_parse_of(k);
 	int rc;
 
 	table_clear(k);
@@ -415,7 +421,7 @@ static bool core_looks_sorted(const struct px_ksyms *k)
  * one to search in place (nothing is then kept). */
 static int map_file(struct px_ksyms *k, int fd)
 {
-	struct table_parse st = { .k = k, .module = KCORE, .sorted = true };
+	struct table_parse st = table_parse_of(k);
 	struct stat sb;
 	struct line l;
 	ssize_t core_end;
@@ -460,7 +466,7 @@ struct px_ksyms *px_ksyms_load(const char *path)
 	if (k && fd >= 0) {
 		rc = map_file(k, fd);
 		if (rc == -1) {
-			struct table_parse st = { .k = k, .module = KCORE, .sorted = true };
+			struct table_parse st = table_parse_of(k);
 
 			rc = table_read(&st, fd);
 		}

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 struct child {
@@ -39,6 +40,19 @@ static int spawn(struct child *c, const char *exe)
 	c->to = in[1];
 	c->from = fdopen(outp[0], "r");
 	return c->from ? 0 : -1;
+}
+
+/* Closes both pipes and reaps the child: its exit status, 128 + the
+ * signal that killed it, or -1. */
+static int finish(struct child *c)
+{
+	int st = 0;
+
+	close(c->to);
+	fclose(c->from);
+	if (waitpid(c->pid, &st, 0) != c->pid)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 #endif

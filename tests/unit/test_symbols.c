@@ -95,17 +95,6 @@ static int read_until_ready(struct child *c, struct addrs *a)
 	return -1;
 }
 
-static int finish(struct child *c)
-{
-	int st = 0;
-
-	close(c->to);
-	fclose(c->from);
-	if (waitpid(c->pid, &st, 0) != c->pid)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
 /* Every check of one hot function through one resolver. */
 static const char *main_module = "symwork";
 

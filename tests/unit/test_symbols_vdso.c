@@ -36,17 +36,6 @@ static uint64_t read_vdso(struct child *c)
 	return 0;
 }
 
-static int finish(struct child *c)
-{
-	int st = 0;
-
-	close(c->to);
-	fclose(c->from);
-	if (waitpid(c->pid, &st, 0) != c->pid)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
 static bool vdso_name(const char *f)
 {
 	return !strcmp(f, "__vdso_clock_gettime") || !strcmp(f, "clock_gettime");
