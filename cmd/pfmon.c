@@ -377,6 +377,14 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 		so.ops = &px_sampler_module_ops;
 	else if (o->backend && strcmp(o->backend, "perf") && strcmp(o->backend, "auto"))
 		usage_error("--backend takes auto, perf or module");
+	if (!so.ops && px_smpl_periods_change(pmds, o->sets[0].n)) {
+		/* sampler.h: the perf sampler sets such periods with the task
+		 * stopped at each overflow, which needs one traced task */
+		if (o->system_wide)
+			usage_error("randomised periods (--smpl-periods-random) and short periods other than the long are exact on the perf backend only for a command's own task, stopped at each overflow; a CPU's tasks cannot be stopped: use --backend=module, which sets each period in its overflow handler");
+		if (o->follow)
+			usage_error("randomised periods (--smpl-periods-random) and short periods other than the long are exact on the perf backend only for a command's own task, stopped at each overflow, not for the children and threads --follow-* adds: drop --follow-* (the module backend does not sample followed tasks either)");
+	}
 	if (o->system_wide &&
 	    (o->cpu_list ? px_cpulist_parse(o->cpu_list, &cpus, &ncpus)
 			 : px_cpulist_online(&cpus, &ncpus))) {

@@ -31,17 +31,20 @@
  *  - periods: the first is the long period, then the short period after
  *    every sample recorded without notification, the long one for the one
  *    sample after each restart (pfmon's meaning).  A change is applied with
- *    PERF_EVENT_IOC_PERIOD; with randomisation every overflow wakes the
- *    tool (wakeup_events = 1) and draws the next period with lib/random
- *    (the spec's user-level scheme).  The ring keeps running meanwhile, so
- *    a new period takes effect within a few overflows; each sample records
- *    the last period the tool set (perf cannot report the period used
- *    without sampling every software event, see sampler_perf.c).
- *    Limits of this scheme on perf: a period change restarts the count
- *    from the moment the tool makes it, so its wake-up latency adds to
- *    timer periods, and a software-counted event (breakpoint, uprobe,
- *    page-faults) takes its next occurrence as an overflow; the module
- *    randomises in the overflow handler and has neither limit.
+ *    PERF_EVENT_IOC_PERIOD while the task is stopped.  Periods that change
+ *    at overflows (randomisation, or a short period other than the long)
+ *    cannot be set while the task runs: the new period would start when
+ *    the tool gets to it, and PERF_EVENT_IOC_PERIOD on a running
+ *    software-counted event (breakpoint, uprobe, page-faults) takes its
+ *    next occurrence as an overflow.  So such a sampler stops the task at
+ *    every overflow (attr.sigtrap: a synchronous SIGTRAP, TRAP_PERF, that
+ *    the tracing caller sees as a ptrace stop), and the caller drains it
+ *    there (px_sampler_drain()), which sets the next period before the
+ *    task runs on: the kernel loads it whole when the task is scheduled
+ *    in again, as perfmon2 reloads the PMD in its overflow handler.  The
+ *    kernel's sigtrap events end at exec (remove_on_exec), so they are
+ *    opened on the traced task stopped just after its exec, and only on
+ *    that one task (no inherit, no CPU-wide rings);
  *  - last_reset_val is the PMD value perfmon would have loaded:
  *    2^64 - period.  Randomisation is value = base + (random & mask) on
  *    that value, so periods lie in [period - mask, period] and the mask
@@ -58,6 +61,7 @@
 #include "backend.h"
 #include "default/px_dfl.h"
 #include "events.h"
+#include "measure.h"
 
 enum px_smpl_format {
 	PX_SMPL_DEFAULT = 0,		/* formats/default */
@@ -119,6 +123,10 @@ struct px_smpl_stats {
 	uint64_t notifications;	/* full buffers (halves) handed to the tool */
 	uint64_t restarts;	/* buffer restarts after a notification */
 	uint64_t period_changes; /* PERF_EVENT_IOC_PERIOD calls */
+	uint64_t throttled;	/* times the kernel throttled sampling
+				 * (kernel.perf_event_max_sample_rate): its
+				 * overflows meanwhile are neither recorded
+				 * nor counted */
 };
 
 struct px_sampler;
@@ -128,6 +136,12 @@ struct px_sampler;
  * lib/smpl_check.c.  Returns 0 or -errno with px_last_error(). */
 int px_smpl_check(const struct px_event *evs, size_t n,
 		  const struct px_smpl_pmd *pmds, const struct px_smpl_opts *o);
+
+/* Whether a sampling PMD's period changes at its overflows (randomised,
+ * or a short period other than the long one): the perf backend's sampler
+ * then stops the task at every overflow (see above), which needs a
+ * target that is one traced task, opened just after its exec. */
+bool px_smpl_periods_change(const struct px_smpl_pmd *pmds, size_t n);
 
 /* Open the events on the target, stopped (or armed for exec with
  * t->enable_on_exec).  inherit samples the children too (one ring per
@@ -174,6 +188,10 @@ struct px_sampler_ops {
 	void (*stats)(const void *s, struct px_smpl_stats *st);
 	size_t (*mappings)(const void *s, const struct px_mapping **m);
 	size_t (*tasks)(const void *s, const struct px_task_event **t);
+	/* whether the sampler stops its task at every overflow for these
+	 * settings (NULL: never); px_sample_job_run() then opens it on the
+	 * traced command just after its exec and drains it at each stop */
+	bool (*stops)(const struct px_smpl_pmd *pmds, size_t n);
 };
 
 extern const struct px_sampler_ops px_sampler_perf_ops;
@@ -192,6 +210,40 @@ struct px_sample_req {
 };
 
 struct px_run;
+
+/* One sampling run of a command, whatever the backend. */
+struct px_sample_job {
+	const struct px_sampler_ops *ops;
+	const struct px_event *evs;
+	size_t n;
+	const struct px_smpl_pmd *pmds;
+	struct px_smpl_opts opts;
+	const int *cpus;	/* ncpus > 0: one sampler per CPU, every task
+				 * on it while the command runs */
+	size_t ncpus;
+	bool inherit;		/* the command's children and threads too */
+	/* called when the command stops at its exit, its memory still
+	 * mapped; with it the command is kept traced to its end */
+	void (*at_exit)(pid_t pid, void *arg);
+	void *arg;
+};
+
+struct px_sample_result {
+	void **samplers;	/* finished: their stats, mappings, tasks */
+	size_t nsamplers;
+	struct px_run run;
+	int exec_errno;		/* the command could not be executed */
+};
+
+/* Spawn argv held, open the samplers, release it, process samples until
+ * it exits (Ctrl-C and kill(2)'s signals reach it once), finish them.
+ * 0 with *res filled (free it with px_sample_result_free()), or -errno
+ * with px_last_error() and nothing left open; a command that cannot be
+ * executed sets res->exec_errno. */
+int px_sample_job_run(const struct px_sample_job *j, char *const argv[],
+		      struct px_sample_result *res);
+void px_sample_result_free(const struct px_sample_job *j,
+			   struct px_sample_result *res);
 
 /* Spawn argv held, open the sampler on it (or on req->cpu), release it,
  * process samples until it exits, finish.  *out gets the sampler for its

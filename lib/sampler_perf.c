@@ -38,6 +38,9 @@ struct pmd_state {
 	struct px_random rnd;
 	uint64_t cur_period;	/* what the kernel was last told */
 	unsigned nbody;
+	int same_as;		/* a counting PMD that is the same event as
+				 * an earlier PMD reads that one's counter
+				 * (no event of its own); else -1 */
 };
 
 struct px_sampler {
@@ -45,6 +48,7 @@ struct px_sampler {
 	struct pmd_state *pmd;
 	struct px_smpl_opts o;
 	bool read_group;	/* samples carry the group's values */
+	bool stops;		/* the task stops at every overflow (sampler.h) */
 	struct ring *rings;
 	size_t nrings;
 	unsigned char *buf;	/* the format buffer */
@@ -83,6 +87,36 @@ static uint64_t next_period(struct pmd_state *p, bool use_long)
 	if (!p->cfg.random)
 		return base;
 	return -px_random_reset_value(&p->rnd, -base, p->cfg.random_mask);
+}
+
+/* Two PMDs programmed with one event count the same occurrences, as two
+ * hardware counters would: at an overflow of one, the other has counted
+ * it too.  Two perf events on one trigger (a breakpoint address, a uprobe)
+ * do not: the kernel runs their handlers one after the other, in an order
+ * of its own, so the one read in the other's sample may lack the
+ * occurrence.  A counting PMD therefore reads its twin's counter. */
+static bool same_event(const struct px_event *a, const struct px_event *b)
+{
+	return a->kind == b->kind && a->type == b->type &&
+	       a->config == b->config && a->config2 == b->config2 &&
+	       /* a uprobe's config1 points to its path: encoded has it */
+	       (a->config1 == b->config1 || !strncmp(a->encoded, "uprobe:", 7)) &&
+	       a->bp_type == b->bp_type && a->bp_addr == b->bp_addr &&
+	       a->bp_len == b->bp_len && a->exclude_user == b->exclude_user &&
+	       a->exclude_kernel == b->exclude_kernel &&
+	       a->exclude_hv == b->exclude_hv &&
+	       !strcmp(a->encoded, b->encoded);
+}
+
+static int twin_of(const struct px_event *evs, const struct pmd_state *pmd,
+		   size_t i)
+{
+	if (is_sampling(&pmd[i]))
+		return -1;
+	for (size_t j = 0; j < i; j++)
+		if (pmd[j].same_as < 0 && same_event(&evs[i], &evs[j]))
+			return (int)j;
+	return -1;
 }
 
 static int validate(const struct px_event *evs, size_t n,
@@ -124,6 +158,10 @@ static void fill_attr(struct px_sampler *s, const struct px_event *ev, size_t i,
 	a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
 	a->sample_id_all = 1;
 	a->sample_type = SAMPLE_TYPE | (s->read_group ? PERF_SAMPLE_READ : 0);
+	/* the kernel allows its synchronous SIGTRAP only on events that end
+	 * at exec */
+	a->remove_on_exec = s->stops;
+	a->sigtrap = s->stops && is_sampling(p);
 	if (i == 0) {
 		a->mmap = 1;
 		a->mmap2 = 1;
@@ -194,6 +232,8 @@ static int open_ring(struct px_sampler *s, const struct px_event *evs,
 	for (size_t i = 0; i < s->n; i++) {
 		struct px_event ev = evs[i];
 
+		if (s->pmd[i].same_as >= 0)
+			continue;
 		ret = open_event(s, &ev, i, t, r->cpu, i ? r->fds[0] : -1);
 		if (ret < 0)
 			return ret;
@@ -273,11 +313,16 @@ int px_sampler_open(const struct px_event *evs, size_t n,
 	*out = NULL;
 	if ((ret = validate(evs, n, pmds, o)))
 		return ret;
+	if (px_smpl_periods_change(pmds, n) &&
+	    (t->pid <= 0 || t->cpu >= 0 || t->inherit || t->enable_on_exec))
+		return px_fail(EINVAL,
+			       "periods that change at overflows (randomised, or a short period other than the long) need the sampled task stopped at each overflow on this backend: one traced task after its exec, not children, CPUs or a task before exec");
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return px_fail(ENOMEM, "out of memory");
 	s->n = n;
 	s->o = *o;
+	s->stops = px_smpl_periods_change(pmds, n);
 	if (!s->o.ring_pages)
 		s->o.ring_pages = DEFAULT_RING_PAGES;
 	s->pmd = calloc(n, sizeof(*s->pmd));
@@ -299,6 +344,7 @@ int px_sampler_open(const struct px_event *evs, size_t n,
 			px_random_seed(&p->rnd, p->cfg.random_seed);
 		if (is_sampling(p))
 			p->cur_period = next_period(p, true);
+		p->same_as = twin_of(evs, s->pmd, i);
 	}
 	if ((ret = init_buffer(s)))
 		goto out_close;
@@ -569,6 +615,9 @@ static int decode_sample(struct px_sampler *s, const struct ring *r,
 				vals[m] = u[k];
 		}
 		for (size_t i = 0; i < s->n; i++)
+			if (s->pmd[i].same_as >= 0)
+				vals[i] = vals[s->pmd[i].same_as];
+		for (size_t i = 0; i < s->n; i++)
 			if (s->pmd[pmd].cfg.smpl_pmds >> i & 1)
 				x.values[x.nvalues++] = vals[i];
 	}
@@ -667,6 +716,9 @@ static int decode(struct px_sampler *s, const struct ring *r, uint64_t pos,
 			memcpy(&lost, p + sizeof(*h) + 8, 8);
 			s->st.lost += lost;
 		}
+		return 0;
+	case PERF_RECORD_THROTTLE:
+		s->st.throttled++;
 		return 0;
 	case PERF_RECORD_MMAP2:
 		return decode_mmap2(s, p, size);

@@ -45,3 +45,15 @@ int px_smpl_check(const struct px_event *evs, size_t n,
 			       "no event has a sampling period: give at least one a period");
 	return 0;
 }
+
+bool px_smpl_periods_change(const struct px_smpl_pmd *pmds, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct px_smpl_pmd *p = &pmds[i];
+
+		if (p->long_period && (p->random ||
+		    (p->short_period && p->short_period != p->long_period)))
+			return true;
+	}
+	return false;
+}

@@ -268,13 +268,6 @@ static int keep_sample(void *arg, const struct px_sample *x)
 	return 0;
 }
 
-static volatile sig_atomic_t got_signal;
-
-static void on_signal(int sig)
-{
-	got_signal = sig;
-}
-
 /* The module's sampler gets no mapping records: the command stays traced
  * (PTRACE_O_TRACEEXIT) and its mappings are read from /proc when it stops
  * at its exit, its memory still there (the spec's /proc snapshots,
@@ -308,86 +301,6 @@ out:
 	return ret;
 }
 
-/* A traced command stopped: take its mappings at its exit, let the exec
- * trap pass, deliver any other signal. */
-static void traced_stop(struct px_smpl_session *s, pid_t pid, int status)
-{
-	int event = status >> 16, sig = WSTOPSIG(status);
-
-	if (event == PTRACE_EVENT_EXIT)
-		(void)snapshot_maps(s, pid);
-	if (event || sig == SIGTRAP)
-		sig = 0;
-	ptrace(PTRACE_CONT, pid, NULL, (void *)(long)sig);
-}
-
-/* Let the held command exec, still traced (px_child_release() without the
- * detach).  0, or -errno of a failed exec. */
-static int release_traced(struct px_smpl_session *s, struct px_child *c)
-{
-	int err = 0, status;
-	ssize_t got;
-
-	if (ptrace(PTRACE_SETOPTIONS, c->pid, NULL,
-		   (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC |
-				  PTRACE_O_EXITKILL)))
-		return px_child_release(c);	/* not ours to trace: no maps */
-	c->start_ns = px_now_ns();
-	if (ptrace(PTRACE_CONT, c->pid, NULL, NULL))
-		return px_fail(errno, "cannot start the command: %s", strerror(errno));
-	do {
-		got = read(c->exec_error_pipe, &err, sizeof(err));
-	} while (got < 0 && errno == EINTR);
-	close(c->exec_error_pipe);
-	c->exec_error_pipe = -1;
-	if (got != (ssize_t)sizeof(err))
-		return 0;
-	c->exec_errno = err;
-	while (waitpid(c->pid, &status, 0) == c->pid && WIFSTOPPED(status))
-		traced_stop(s, c->pid, status);
-	c->wait_status = status;
-	return -err;
-}
-
-static int wait_loop(struct px_smpl_session *s, void **sv, size_t ns,
-		     struct px_child *c, bool traced)
-{
-	const struct px_sampler_ops *ops = s->o.ops;
-	int timeout = ns > 1 ? 10 : 50, forwarded = 0, ret;
-	struct sigaction sa = { .sa_handler = on_signal }, old[2];
-	pid_t got;
-
-	got_signal = 0;
-	sigaction(SIGINT, &sa, &old[0]);
-	sigaction(SIGTERM, &sa, &old[1]);
-	for (;;) {
-		for (size_t i = 0; i < ns; i++)
-			if ((ret = ops->poll(sv[i], timeout)))
-				goto out;
-		if (got_signal && !forwarded) {
-			kill(c->pid, got_signal);
-			forwarded = 1;
-		}
-		got = waitpid(c->pid, &c->wait_status, WNOHANG);
-		if (got == c->pid && traced && WIFSTOPPED(c->wait_status)) {
-			traced_stop(s, c->pid, c->wait_status);
-			continue;
-		}
-		if (got == c->pid)
-			break;
-		if (got < 0 && errno != EINTR) {
-			ret = px_fail(errno, "cannot wait for the command: %s", strerror(errno));
-			goto out;
-		}
-	}
-	c->elapsed_ns = px_now_ns() - c->start_ns;
-	ret = 0;
-out:
-	sigaction(SIGINT, &old[0], NULL);
-	sigaction(SIGTERM, &old[1], NULL);
-	return ret;
-}
-
 static void add_stats(struct px_smpl_stats *a, const struct px_smpl_stats *b)
 {
 	a->samples += b->samples;
@@ -398,6 +311,7 @@ static void add_stats(struct px_smpl_stats *a, const struct px_smpl_stats *b)
 	a->notifications += b->notifications;
 	a->restarts += b->restarts;
 	a->period_changes += b->period_changes;
+	a->throttled += b->throttled;
 }
 
 /* Keep what a sampler recorded about mappings and tasks. */
@@ -427,75 +341,44 @@ static int keep_records(struct px_smpl_session *s, const void *sp)
 	return 0;
 }
 
+static void exit_snapshot(pid_t pid, void *arg)
+{
+	(void)snapshot_maps(arg, pid);
+}
+
 static int sample_run(struct px_smpl_session *s)
 {
 	const struct px_smpl_session_opts *o = &s->o;
 	const struct px_sampler_ops *ops = o->ops;
-	bool traced = ops != &px_sampler_perf_ops;
-	size_t ns = o->ncpus ? o->ncpus : 1;
-	void **sv = calloc(ns, sizeof(*sv));
-	struct px_smpl_opts so = o->smpl;
-	struct px_child child;
-	size_t opened = 0;
+	/* the module's samplers record no mappings, nor do perf's that are
+	 * opened after the exec (they stop at overflows): the command's are
+	 * read at its exit */
+	bool snapshot = ops != &px_sampler_perf_ops ||
+			px_smpl_periods_change(o->pmds, o->n);
+	struct px_sample_job j = {
+		.ops = ops, .evs = o->evs, .n = o->n, .pmds = o->pmds,
+		.opts = o->smpl, .cpus = o->cpus, .ncpus = o->ncpus,
+		.inherit = o->inherit,
+		.at_exit = snapshot ? exit_snapshot : NULL, .arg = s,
+	};
+	struct px_sample_result r;
 	int ret;
 
-	if (!sv)
-		return px_fail(ENOMEM, "out of memory");
-	so.on_sample = keep_sample;
-	so.arg = s;
-	ret = px_child_spawn(o->argv, &child);
-	if (ret) {
-		free(sv);
-		return px_fail(-ret, "cannot start '%s': %s", o->argv[0], strerror(-ret));
-	}
-	for (; opened < ns; opened++) {
-		struct px_target t = { .pid = child.pid, .cpu = -1, .inherit = o->inherit,
-				       .enable_on_exec = true };
-
-		if (o->ncpus)
-			t = (struct px_target){ .pid = -1, .cpu = o->cpus[opened] };
-		ret = ops->open(o->evs, o->n, o->pmds, &t, &so, &sv[opened]);
-		if (!ret)
-			ret = ops->enable(sv[opened]);
-		if (ret) {
-			if (sv[opened])
-				opened++;
-			px_child_abort(&child);
-			goto out;
-		}
-	}
-	ret = traced ? release_traced(s, &child) : px_child_release(&child);
-	if (ret) {
-		if (child.exec_errno) {
-			s->exec_errno = child.exec_errno;
-			px_fail(child.exec_errno, "cannot run '%s': %s", o->argv[0],
-				strerror(child.exec_errno));
-		} else {
-			px_child_abort(&child);
-		}
-		goto out;
-	}
-	ret = wait_loop(s, sv, ns, &child, traced);
-	if (ret) {
-		px_child_abort(&child);
-		goto out;
-	}
-	for (size_t i = 0; i < ns && !ret; i++)
-		ret = ops->finish(sv[i]);
-	s->run.exit_code = px_exit_code(child.wait_status);
-	s->run.signal = WIFSIGNALED(child.wait_status) ? WTERMSIG(child.wait_status) : 0;
-	s->run.elapsed_ns = child.elapsed_ns;
-	for (size_t i = 0; i < ns && !ret; i++) {
+	j.opts.on_sample = keep_sample;
+	j.opts.arg = s;
+	ret = px_sample_job_run(&j, o->argv, &r);
+	s->exec_errno = r.exec_errno;
+	s->run = r.run;
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < r.nsamplers && !ret; i++) {
 		struct px_smpl_stats st;
 
-		ops->stats(sv[i], &st);
+		ops->stats(r.samplers[i], &st);
 		add_stats(&s->st, &st);
-		ret = keep_records(s, sv[i]);
+		ret = keep_records(s, r.samplers[i]);
 	}
-out:
-	for (size_t i = 0; i < opened; i++)
-		ops->close(sv[i]);
-	free(sv);
+	px_sample_result_free(&j, &r);
 	return ret;
 }
 

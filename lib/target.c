@@ -13,7 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
-static const int forwarded_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+static const int forwarded_signals[PX_FORWARDED_SIGNALS] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT
+};
 static volatile sig_atomic_t child_to_signal;
 
 uint64_t px_now_ns(void)
@@ -125,7 +127,7 @@ static void set_forwarding(bool on, struct sigaction *saved)
 	sa.sa_sigaction = forward_signal;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(forwarded_signals) / sizeof(int); i++) {
+	for (size_t i = 0; i < PX_FORWARDED_SIGNALS; i++) {
 		if (on)
 			sigaction(forwarded_signals[i], &sa, &saved[i]);
 		else
@@ -133,18 +135,28 @@ static void set_forwarding(bool on, struct sigaction *saved)
 	}
 }
 
+void px_forward_begin(const struct px_child *c, struct px_forwarding *f)
+{
+	child_to_signal = c->pid;
+	set_forwarding(true, f->saved);
+}
+
+void px_forward_end(struct px_forwarding *f)
+{
+	set_forwarding(false, f->saved);
+	child_to_signal = 0;
+}
+
 int px_child_wait(struct px_child *c)
 {
-	struct sigaction saved[sizeof(forwarded_signals) / sizeof(int)];
+	struct px_forwarding f;
 	pid_t got;
 
-	child_to_signal = c->pid;
-	set_forwarding(true, saved);
+	px_forward_begin(c, &f);
 	do {
 		got = waitpid(c->pid, &c->wait_status, 0);
 	} while (got < 0 && errno == EINTR);
-	set_forwarding(false, saved);
-	child_to_signal = 0;
+	px_forward_end(&f);
 	c->elapsed_ns = px_now_ns() - c->start_ns;
 	if (got < 0)
 		return px_fail(errno, "cannot wait for the command: %s",

@@ -3,6 +3,7 @@
 #ifndef PX_TARGET_H
 #define PX_TARGET_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -37,6 +38,16 @@ int px_child_release(struct px_child *c);
  * SIGQUIT sent to us by kill(2) (the terminal already signals the whole
  * process group).  Returns 0 and fills wait_status and elapsed_ns. */
 int px_child_wait(struct px_child *c);
+
+/* While a caller waits for the child its own way: SIGINT, SIGTERM,
+ * SIGHUP and SIGQUIT sent to us by kill(2) are passed on to the child,
+ * once; a terminal's signal already reached its process group. */
+#define PX_FORWARDED_SIGNALS 4
+struct px_forwarding {
+	struct sigaction saved[PX_FORWARDED_SIGNALS];
+};
+void px_forward_begin(const struct px_child *c, struct px_forwarding *f);
+void px_forward_end(struct px_forwarding *f);
 
 /* Kill and reap a child that will not be released. */
 void px_child_abort(struct px_child *c);
