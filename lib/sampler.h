@@ -14,8 +14,9 @@
  *    full buffer is handed to the tool (on_sample for each sample, a
  *    "notification") when an overflowed PMD has notify, then reset
  *    (PFM_RESTART) and the PMD gets its long period once; without notify
- *    the buffer saturates: output is paused (PERF_EVENT_IOC_PAUSE_OUTPUT,
- *    the mask) to the end and the buffer is handed over at the end;
+ *    the buffer saturates: the samples that reach the tool after it are
+ *    dropped (the mask; the kernel still writes them, so each is counted)
+ *    and the buffer is handed over at the end;
  *  - blocking: by default the monitored task keeps running while the tool
  *    takes its notification, and what it does meanwhile waits in the ring
  *    buffer, so nothing is lost (the effect of PFM_FL_NOTIFY_BLOCK);
@@ -27,7 +28,8 @@
  *    masked overflows), which leaves blind spots of the tool's latency;
  *  - double-buffer format: the ring wakes the tool at half its size, a
  *    full half is handed over while recording goes on in the other, and
- *    output is paused only when both halves are full with MASK_WHEN_FULL;
+ *    samples are dropped only when both halves are full with
+ *    MASK_WHEN_FULL;
  *  - periods: the first is the long period, then the short period after
  *    every sample recorded without notification, the long one for the one
  *    sample after each restart (pfmon's meaning).  A change is applied with
@@ -112,10 +114,14 @@ struct px_task_event {
 	char comm[16];		/* COMM */
 };
 
+/* Every overflow is recorded or lost in one of the ways below:
+ * overflows = samples + lost + dropped + overwritten.  (On perf, the
+ * overflows the kernel throttles are neither: see throttled.) */
 struct px_smpl_stats {
-	uint64_t samples;	/* recorded in the buffer */
-	uint64_t lost;		/* the kernel could not store (ring full or
-				 * output paused): PERF_RECORD_LOST */
+	uint64_t overflows;	/* overflows of the sampling PMDs seen */
+	uint64_t samples;	/* recorded in the buffer and kept */
+	uint64_t lost;		/* the kernel could not store (ring full):
+				 * PERF_RECORD_LOST */
 	uint64_t dropped;	/* reached us while the format was saturated,
 				 * or taken while masked (no_block) */
 	uint64_t overwritten;	/* double-buffer: lost to cycling in a half */
@@ -123,6 +129,8 @@ struct px_smpl_stats {
 	uint64_t notifications;	/* full buffers (halves) handed to the tool */
 	uint64_t restarts;	/* buffer restarts after a notification */
 	uint64_t period_changes; /* PERF_EVENT_IOC_PERIOD calls */
+	uint64_t side_lost;	/* mapping and task records the kernel could
+				 * not store (samples may then resolve less) */
 	uint64_t throttled;	/* times the kernel throttled sampling
 				 * (kernel.perf_event_max_sample_rate): its
 				 * overflows meanwhile are neither recorded

@@ -22,13 +22,26 @@
  * software, tracepoint or breakpoint event whatever the period (it records
  * the count as the period).  The period recorded is the one the tool set. */
 
+#define SIDE_RING_PAGES 32
+
+/* A mapped perf ring buffer. */
+struct rbuf {
+	struct perf_event_mmap_page *meta;
+	unsigned char *data;
+	size_t data_size;	/* a power of 2 */
+};
+
+/* The events of one CPU (or of the task): the PMDs' group, whose ring
+ * holds the samples alone, and a dummy event whose ring has the mapping
+ * and task records, so that pausing the samples (the mask) loses none of
+ * those and every record the kernel reports lost is an overflow. */
 struct ring {
 	int cpu;
 	int *fds;		/* one per PMD, -1 when not opened */
 	uint64_t *ids;		/* perf's id of each PMD's event */
-	struct perf_event_mmap_page *meta;
-	unsigned char *data;
-	size_t data_size;	/* a power of 2 */
+	struct rbuf samples;
+	int side_fd;
+	struct rbuf side;
 	uint64_t mask_head;	/* no_block: what the kernel had written by
 				 * the last restart */
 };
@@ -54,7 +67,6 @@ struct px_sampler {
 	unsigned char *buf;	/* the format buffer */
 	size_t buf_size, max_sample;
 	bool saturated;		/* masked until the end */
-	bool paused;
 	bool handed_over;	/* the last full buffer went to the tool */
 	uint64_t mask_from;	/* no_block: time of the last buffer-full
 				 * sample; later samples written before the
@@ -162,13 +174,6 @@ static void fill_attr(struct px_sampler *s, const struct px_event *ev, size_t i,
 	 * at exec */
 	a->remove_on_exec = s->stops;
 	a->sigtrap = s->stops && is_sampling(p);
-	if (i == 0) {
-		a->mmap = 1;
-		a->mmap2 = 1;
-		a->comm = 1;
-		a->comm_exec = 1;
-		a->task = 1;
-	}
 	if (is_sampling(p)) {
 		a->sample_period = p->cur_period;
 		if (p->cfg.random ||
@@ -216,11 +221,68 @@ static int open_event(struct px_sampler *s, struct px_event *ev, size_t i,
 	return px_fail(-fd, "cannot sample '%s': %s", ev->name, strerror(-fd));
 }
 
-static int open_ring(struct px_sampler *s, const struct px_event *evs,
-		     const struct px_target *t, struct ring *r)
+static int map_rbuf(int fd, size_t pages, struct rbuf *b)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	void *m;
+
+	b->data_size = pages * page;
+	m = mmap(NULL, page + b->data_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 fd, 0);
+	if (m == MAP_FAILED)
+		return px_fail(errno,
+			       "cannot map a %zu-byte sampling ring: %s (see ulimit -l and kernel.perf_event_mlock_kb)",
+			       b->data_size, strerror(errno));
+	b->meta = m;
+	b->data = (unsigned char *)m + page;
+	return 0;
+}
+
+static void unmap_rbuf(struct rbuf *b)
+{
+	if (b->meta)
+		munmap(b->meta, (size_t)sysconf(_SC_PAGESIZE) + b->data_size);
+	b->meta = NULL;
+}
+
+/* The dummy event that records mappings, exec names, forks and exits of
+ * the target, started and ended with the PMDs. */
+static int open_side(struct px_sampler *s, const struct px_target *t,
+		     struct ring *r)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_DUMMY;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.disabled = 1;
+	a.enable_on_exec = t->enable_on_exec;
+	a.remove_on_exec = s->stops;
+	a.inherit = t->inherit;
+	a.mmap = 1;
+	a.mmap2 = 1;
+	a.comm = 1;
+	a.comm_exec = 1;
+	a.task = 1;
+	a.sample_id_all = 1;
+	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	a.watermark = 1;
+	a.wakeup_watermark = SIDE_RING_PAGES / 2 * (uint32_t)sysconf(_SC_PAGESIZE);
+	fd = px_perf_event_open(&a, t->pid, r->cpu, -1);
+	if (fd < 0)
+		return px_fail(-fd, "cannot record the command's mappings: %s",
+			       strerror(-fd));
+	r->side_fd = fd;
+	return map_rbuf(fd, SIDE_RING_PAGES, &r->side);
+}
+
+static int open_ring(struct px_sampler *s, const struct px_event *evs,
+		     const struct px_target *t, struct ring *r)
+{
 	int ret;
 
 	r->fds = malloc(s->n * sizeof(int));
@@ -242,27 +304,22 @@ static int open_ring(struct px_sampler *s, const struct px_event *evs,
 			return px_fail(errno, "cannot get the id of '%s': %s",
 				       evs[i].name, strerror(errno));
 	}
-	r->data_size = (size_t)s->o.ring_pages * page;
-	m = mmap(NULL, page + r->data_size, PROT_READ | PROT_WRITE,
-		 MAP_SHARED, r->fds[0], 0);
-	if (m == MAP_FAILED)
-		return px_fail(errno,
-			       "cannot map the %zu-byte sampling ring: %s (see ulimit -l and kernel.perf_event_mlock_kb)",
-			       r->data_size, strerror(errno));
-	r->meta = m;
-	r->data = (unsigned char *)m + page;
+	if ((ret = map_rbuf(r->fds[0], s->o.ring_pages, &r->samples)))
+		return ret;
 	for (size_t i = 1; i < s->n; i++)
 		if (is_sampling(&s->pmd[i]) &&
 		    ioctl(r->fds[i], PERF_EVENT_IOC_SET_OUTPUT, r->fds[0]))
 			return px_fail(errno, "cannot direct '%s' to the ring: %s",
 				       evs[i].name, strerror(errno));
-	return 0;
+	return open_side(s, t, r);
 }
 
 static void close_ring(struct px_sampler *s, struct ring *r)
 {
-	if (r->meta)
-		munmap(r->meta, (size_t)sysconf(_SC_PAGESIZE) + r->data_size);
+	unmap_rbuf(&r->samples);
+	unmap_rbuf(&r->side);
+	if (r->side_fd >= 0)
+		close(r->side_fd);
 	if (r->fds)
 		for (size_t i = 0; i < s->n; i++)
 			if (r->fds[i] >= 0)
@@ -359,6 +416,7 @@ int px_sampler_open(const struct px_event *evs, size_t n,
 		struct ring *r = &s->rings[s->nrings++];
 
 		r->cpu = t->inherit && t->cpu < 0 ? (int)c : t->cpu;
+		r->side_fd = -1;
 		ret = open_ring(s, evs, t, r);
 		if (ret == -ENODEV && ncpu > 1) {	/* offline CPU */
 			close_ring(s, r);
@@ -376,42 +434,26 @@ out_close:
 	return ret;
 }
 
-static int ioctl_all(struct px_sampler *s, unsigned long req, unsigned long arg,
-		     bool leader_only, const char *what)
+/* Start or stop the group leaders and the side-band events. */
+static int ioctl_leaders(struct px_sampler *s, unsigned long req,
+			 const char *what)
 {
 	for (size_t r = 0; r < s->nrings; r++)
-		for (size_t i = 0; i < (leader_only ? 1 : s->n); i++)
-			if (ioctl(s->rings[r].fds[i], req, arg))
-				return px_fail(errno, "cannot %s: %s", what,
-					       strerror(errno));
+		if (ioctl(s->rings[r].fds[0], req, 0) ||
+		    ioctl(s->rings[r].side_fd, req, 0))
+			return px_fail(errno, "cannot %s: %s", what,
+				       strerror(errno));
 	return 0;
 }
 
 int px_sampler_enable(struct px_sampler *s)
 {
-	return ioctl_all(s, PERF_EVENT_IOC_ENABLE, 0, true, "start sampling");
+	return ioctl_leaders(s, PERF_EVENT_IOC_ENABLE, "start sampling");
 }
 
 int px_sampler_disable(struct px_sampler *s)
 {
-	return ioctl_all(s, PERF_EVENT_IOC_DISABLE, 0, true, "stop sampling");
-}
-
-/* Masking: the kernel stops writing the ring (its attempts are counted as
- * lost records). */
-static int set_paused(struct px_sampler *s, bool on)
-{
-	if (s->paused == on)
-		return 0;
-	s->paused = on;
-	for (size_t r = 0; r < s->nrings; r++)
-		for (size_t i = 0; i < s->n; i++)
-			if ((i == 0 || is_sampling(&s->pmd[i])) &&
-			    ioctl(s->rings[r].fds[i], PERF_EVENT_IOC_PAUSE_OUTPUT, on))
-				return px_fail(errno, "cannot %s sampling output: %s",
-					       on ? "pause" : "resume",
-					       strerror(errno));
-	return 0;
+	return ioctl_leaders(s, PERF_EVENT_IOC_DISABLE, "stop sampling");
 }
 
 static int set_period(struct px_sampler *s, size_t pmd, uint64_t period)
@@ -471,7 +513,7 @@ static int dfl_full(struct px_sampler *s, size_t pmd, uint64_t tstamp)
 	s->st.buffer_full++;
 	if (!s->pmd[pmd].cfg.notify) {
 		s->saturated = true;
-		return set_paused(s, true);
+		return 0;
 	}
 	s->st.notifications++;
 	if ((ret = hand_over_dfl(s)))
@@ -482,7 +524,7 @@ static int dfl_full(struct px_sampler *s, size_t pmd, uint64_t tstamp)
 	if (!ret && s->o.no_block) {
 		s->mask_from = tstamp;
 		for (size_t r = 0; r < s->nrings; r++)
-			s->rings[r].mask_head = __atomic_load_n(&s->rings[r].meta->data_head,
+			s->rings[r].mask_head = __atomic_load_n(&s->rings[r].samples.meta->data_head,
 								__ATOMIC_ACQUIRE);
 	}
 	return ret;
@@ -495,9 +537,18 @@ static bool in_mask(const struct px_sampler *s, const struct ring *r,
 	return s->o.no_block && pos < r->mask_head && tstamp > s->mask_from;
 }
 
-static int dbl_event(struct px_sampler *s, size_t pmd, int what)
+/* Samples the double buffer cycled over are no longer recorded: they
+ * move from samples to overwritten. */
+static void count_overwritten(struct px_sampler *s)
 {
 	const struct pfm_dbl_smpl_hdr *h = (const void *)s->buf;
+
+	s->st.samples -= h->hdr_lost - s->st.overwritten;
+	s->st.overwritten = h->hdr_lost;
+}
+
+static int dbl_event(struct px_sampler *s, size_t pmd, int what)
+{
 	int half, ret;
 
 	switch (what) {
@@ -505,11 +556,9 @@ static int dbl_event(struct px_sampler *s, size_t pmd, int what)
 		return 1;
 	case PX_DBL_CYCLED:
 		s->st.buffer_full++;
-		s->st.overwritten = h->hdr_lost;
+		count_overwritten(s);
 		return 1;
 	case PX_DBL_MASKED:
-		if ((ret = set_paused(s, true)))
-			return ret;
 		break;
 	}
 	s->st.buffer_full++;
@@ -527,7 +576,7 @@ static int dbl_event(struct px_sampler *s, size_t pmd, int what)
 	if (ret == 1) {		/* a saturation ended: long reset */
 		if ((ret = set_period(s, pmd, next_period(&s->pmd[pmd], true))))
 			return ret;
-		return set_paused(s, false);
+		return 1;
 	}
 	return 1;		/* recording goes on: short reset */
 }
@@ -592,6 +641,7 @@ static int decode_sample(struct px_sampler *s, const struct ring *r,
 	pmd = find_pmd(r, s->n, u[k++]);
 	if (pmd < 0 || !is_sampling(&s->pmd[pmd]))
 		return 0;
+	s->st.overflows++;
 	x.ip = u[k++];
 	x.pid = (uint32_t)u[k];
 	x.tid = (uint32_t)(u[k++] >> 32);
@@ -701,8 +751,8 @@ static int decode_task(struct px_sampler *s, const struct perf_event_header *h,
 	return 0;
 }
 
-static int decode(struct px_sampler *s, const struct ring *r, uint64_t pos,
-		  const unsigned char *p, size_t size)
+static int decode(struct px_sampler *s, const struct ring *r, bool side,
+		  uint64_t pos, const unsigned char *p, size_t size)
 {
 	const struct perf_event_header *h = (const void *)p;
 
@@ -714,7 +764,13 @@ static int decode(struct px_sampler *s, const struct ring *r, uint64_t pos,
 			uint64_t lost;
 
 			memcpy(&lost, p + sizeof(*h) + 8, 8);
+			if (side) {
+				s->st.side_lost += lost;
+				return 0;
+			}
+			/* the samples' ring has nothing else to lose */
 			s->st.lost += lost;
+			s->st.overflows += lost;
 		}
 		return 0;
 	case PERF_RECORD_THROTTLE:
@@ -730,11 +786,11 @@ static int decode(struct px_sampler *s, const struct ring *r, uint64_t pos,
 	return 0;
 }
 
-static int drain_ring(struct px_sampler *s, struct ring *r)
+static int drain_rbuf(struct px_sampler *s, struct ring *r, struct rbuf *b)
 {
-	uint64_t head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = r->meta->data_tail;
-	size_t mask = r->data_size - 1;
+	uint64_t head = __atomic_load_n(&b->meta->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = b->meta->data_tail;
+	size_t mask = b->data_size - 1;
 	int ret = 0;
 
 	while (tail < head && !ret) {
@@ -744,26 +800,26 @@ static int drain_ring(struct px_sampler *s, struct ring *r)
 
 		if (head - tail < sizeof(h))
 			break;
-		first = r->data_size - off;
+		first = b->data_size - off;
 		if (first >= sizeof(h)) {
-			memcpy(&h, r->data + off, sizeof(h));
+			memcpy(&h, b->data + off, sizeof(h));
 		} else {
-			memcpy(&h, r->data + off, first);
-			memcpy((unsigned char *)&h + first, r->data, sizeof(h) - first);
+			memcpy(&h, b->data + off, first);
+			memcpy((unsigned char *)&h + first, b->data, sizeof(h) - first);
 		}
 		if (h.size < sizeof(h) || h.size > head - tail)
 			break;
 		if (first >= h.size) {
-			p = r->data + off;
+			p = b->data + off;
 		} else {
-			memcpy(s->rec, r->data + off, first);
-			memcpy(s->rec + first, r->data, h.size - first);
+			memcpy(s->rec, b->data + off, first);
+			memcpy(s->rec + first, b->data, h.size - first);
 			p = s->rec;
 		}
-		ret = decode(s, r, tail, p, h.size);
+		ret = decode(s, r, b == &r->side, tail, p, h.size);
 		tail += h.size;
 	}
-	__atomic_store_n(&r->meta->data_tail, tail, __ATOMIC_RELEASE);
+	__atomic_store_n(&b->meta->data_tail, tail, __ATOMIC_RELEASE);
 	return ret;
 }
 
@@ -772,21 +828,21 @@ int px_sampler_drain(struct px_sampler *s)
 	int ret;
 
 	for (size_t r = 0; r < s->nrings; r++)
-		if ((ret = drain_ring(s, &s->rings[r])))
+		if ((ret = drain_rbuf(s, &s->rings[r], &s->rings[r].side)) ||
+		    (ret = drain_rbuf(s, &s->rings[r], &s->rings[r].samples)))
 			return ret;
 	return s->cb_ret;
 }
 
 int px_sampler_poll(struct px_sampler *s, int timeout_ms)
 {
-	struct pollfd pfd[s->nrings ? s->nrings : 1];
+	struct pollfd pfd[s->nrings ? 2 * s->nrings : 1];
 
 	for (size_t r = 0; r < s->nrings; r++) {
-		pfd[r].fd = s->rings[r].fds[0];
-		pfd[r].events = POLLIN;
-		pfd[r].revents = 0;
+		pfd[2 * r] = (struct pollfd){ .fd = s->rings[r].fds[0], .events = POLLIN };
+		pfd[2 * r + 1] = (struct pollfd){ .fd = s->rings[r].side_fd, .events = POLLIN };
 	}
-	if (poll(pfd, s->nrings, timeout_ms) < 0 && errno != EINTR)
+	if (poll(pfd, 2 * s->nrings, timeout_ms) < 0 && errno != EINTR)
 		return px_fail(errno, "cannot wait for samples: %s", strerror(errno));
 	return px_sampler_drain(s);
 }
@@ -803,9 +859,7 @@ int px_sampler_finish(struct px_sampler *s)
 		if (((struct pfm_dfl_smpl_hdr *)s->buf)->hdr_count)
 			ret = hand_over_dfl(s);
 	} else {
-		const struct pfm_dbl_smpl_hdr *h = (const void *)s->buf;
-
-		s->st.overwritten = h->hdr_lost;
+		count_overwritten(s);
 		ret = hand_over_dbl(s, -1);
 	}
 	return ret ? ret : s->cb_ret;

@@ -303,6 +303,7 @@ out:
 
 static void add_stats(struct px_smpl_stats *a, const struct px_smpl_stats *b)
 {
+	a->overflows += b->overflows;
 	a->samples += b->samples;
 	a->lost += b->lost;
 	a->dropped += b->dropped;
@@ -312,6 +313,7 @@ static void add_stats(struct px_smpl_stats *a, const struct px_smpl_stats *b)
 	a->restarts += b->restarts;
 	a->period_changes += b->period_changes;
 	a->throttled += b->throttled;
+	a->side_lost += b->side_lost;
 }
 
 /* Keep what a sampler recorded about mappings and tasks. */
@@ -622,6 +624,7 @@ static void print_text(FILE *f, const struct px_smpl_session *s, size_t top)
 
 	fprintf(f, "# sampling summary (%s format)\n",
 		s->o.smpl.format == PX_SMPL_DOUBLE_BUFFER ? "double-buffer" : "default");
+	fprintf(f, "%-20s %" PRIu64 "\n", "overflows", st->overflows);
 	fprintf(f, "%-20s %" PRIu64 "\n", "samples recorded", st->samples);
 	fprintf(f, "%-20s %" PRIu64 " (ring buffer %" PRIu64 ", masked or saturated %" PRIu64
 		", overwritten %" PRIu64 ")\n", "samples lost", lost_total(st), st->lost,
@@ -629,6 +632,12 @@ static void print_text(FILE *f, const struct px_smpl_session *s, size_t top)
 	fprintf(f, "%-20s %" PRIu64 "\n", "buffer-full events", st->buffer_full);
 	fprintf(f, "%-20s %" PRIu64 "\n", "notifications", st->notifications);
 	fprintf(f, "%-20s %" PRIu64 "\n", "restarts", st->restarts);
+	if (st->throttled)
+		fprintf(f, "%-20s %" PRIu64 " times: the kernel dropped the overflows meanwhile uncounted (raise kernel.perf_event_max_sample_rate or the periods)\n",
+			"throttled", st->throttled);
+	if (st->side_lost)
+		fprintf(f, "%-20s %" PRIu64 " (some samples may not resolve)\n",
+			"mapping records lost", st->side_lost);
 	for (size_t i = 0; i < s->o.n; i++)
 		if (s->o.pmds[i].long_period)
 			fprintf(f, "samples of %s: %" PRIu64 "\n", s->o.evs[i].name,
@@ -664,6 +673,8 @@ static void print_csv(FILE *f, const struct px_smpl_session *s, size_t top, cons
 		{ "lost_ring", st->lost }, { "lost_saturated", st->dropped },
 		{ "overwritten", st->overwritten }, { "buffer_full", st->buffer_full },
 		{ "notifications", st->notifications }, { "restarts", st->restarts },
+		{ "overflows", st->overflows }, { "throttled", st->throttled },
+		{ "mapping_records_lost", st->side_lost },
 	};
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
@@ -699,10 +710,12 @@ static void print_json(FILE *f, const struct px_smpl_session *s, size_t top)
 	fprintf(f, "{\"summary\":{\"format\":\"%s\",\"samples\":%" PRIu64 ",\"lost\":%" PRIu64
 		",\"lost_ring\":%" PRIu64 ",\"lost_saturated\":%" PRIu64 ",\"overwritten\":%" PRIu64
 		",\"buffer_full\":%" PRIu64 ",\"notifications\":%" PRIu64 ",\"restarts\":%" PRIu64
-		",\"exit_code\":%d},\"profile\":[",
+		",\"exit_code\":%d,\"overflows\":%" PRIu64 ",\"throttled\":%" PRIu64
+		",\"mapping_records_lost\":%" PRIu64 "},\"profile\":[",
 		s->o.smpl.format == PX_SMPL_DOUBLE_BUFFER ? "double-buffer" : "default",
 		st->samples, lost_total(st), st->lost, st->dropped, st->overwritten,
-		st->buffer_full, st->notifications, st->restarts, s->run.exit_code);
+		st->buffer_full, st->notifications, st->restarts, s->run.exit_code,
+		st->overflows, st->throttled, st->side_lost);
 	for (size_t e = 0; e < nev; e++) {
 		struct px_profile_entry *v = NULL;
 		size_t n = 0;
