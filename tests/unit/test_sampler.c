@@ -4,6 +4,7 @@
 #include "error.h"
 #include "events.h"
 #include "measure.h"
+#include "random.h"
 #include "sampler.h"
 
 #include <elf.h>
@@ -13,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char calls[PATH_MAX], split[PATH_MAX];
+static char calls[PATH_MAX], split[PATH_MAX], touch_pages[PATH_MAX];
 
 /* address and size of a function of a workload, through nm */
 static int sym(const char *bin, const char *name, uint64_t *addr, uint64_t *size)
@@ -46,6 +47,7 @@ struct tally {
 	uint64_t long_period;
 	uint64_t distinct_mask;	/* which periods mod 64 were seen */
 	int cpu_want, cpu_bad;
+	uint64_t series[4096];	/* the first periods, in order */
 };
 
 static int count(void *arg, const struct px_sample *s)
@@ -53,6 +55,8 @@ static int count(void *arg, const struct px_sample *s)
 	struct tally *t = arg;
 	uint64_t period = -s->last_reset_val;
 
+	if (t->n < sizeof(t->series) / sizeof(t->series[0]))
+		t->series[t->n] = period;
 	t->n++;
 	t->ip_match += s->ip == t->ip;
 	for (int i = 0; i < 2; i++)
@@ -264,6 +268,174 @@ static void periods(void)
 	ok(t.period_min == 10, "short period used between notifications");
 }
 
+/* The perfmon2 series of periods of a PMD: the first is the long
+ * period, then the short one after each sample recorded without a
+ * notification, the long one again after each restart (every `entries`
+ * samples with notify); each randomised as base + (random & mask) on the
+ * PMD value.  fill_series() gives them in order and returns how many
+ * overflows `events` occurrences make. */
+static size_t fill_series(const struct px_smpl_pmd *p, size_t entries,
+			  uint64_t events, uint64_t *out, size_t cap)
+{
+	struct px_random rnd;
+	uint64_t used = 0;
+	size_t k = 0;
+
+	if (p->random)
+		px_random_seed(&rnd, p->random_seed);
+	for (;;) {
+		bool use_long = k == 0 || (p->notify && entries && k % entries == 0);
+		uint64_t base = use_long || !p->short_period ? p->long_period
+							     : p->short_period;
+		uint64_t period = p->random ?
+			-px_random_reset_value(&rnd, -base, p->random_mask) : base;
+
+		if (used + period > events)
+			return k;
+		used += period;
+		if (k < cap)
+			out[k] = period;
+		k++;
+	}
+}
+
+static size_t series_mismatch(const struct tally *t, const uint64_t *want, size_t n)
+{
+	size_t cap = sizeof(t->series) / sizeof(t->series[0]);
+
+	for (size_t i = 0; i < n && i < t->n && i < cap; i++)
+		if (t->series[i] != want[i])
+			return i + 1;
+	return 0;
+}
+
+/* Randomised periods on an exact software-counted event (a breakpoint or
+ * a uprobe): exactly the overflows and periods perfmon2's series gives,
+ * the same for one seed in every run.  Before the task was stopped at
+ * each overflow, 200000 calls gave about 25000 samples here, where
+ * periods in [745, 1000] allow 200 to 269. */
+static void random_exact(void)
+{
+	const char *specs[] = { "EXACT" };
+	struct px_smpl_pmd pmd = {
+		.long_period = 1000, .random = true, .random_mask = 0xff,
+		.random_seed = 42, .notify = true,
+	};
+	struct px_smpl_opts o = { 0 };
+	char *argv[] = { calls, "200000", NULL };
+	static struct tally t, t2;
+	static uint64_t want[4096];
+	struct run_out r;
+	size_t n = fill_series(&pmd, 4096, 200000, want, 4096), bad;
+
+	t.ip = fn_addr;
+	t.cpu_want = -1;
+	sample(specs, 1, &pmd, &o, -1, argv, &t, &r);
+	is_int(r.ret, 0, "randomised periods on %s run", exact_ev.name);
+	is_int(t.n, n, "randomised periods: the %zu samples the series gives over 200000 calls",
+	       n);
+	bad = series_mismatch(&t, want, n);
+	is_int(bad, 0, "every sample's period is the series' (first wrong: sample %zu)", bad);
+	is_int(r.st.overflows, n, "overflows = %zu", n);
+	t2.cpu_want = -1;
+	sample(specs, 1, &pmd, &o, -1, argv, &t2, &r);
+	ok(t2.n == t.n && !memcmp(t2.series, t.series, sizeof(t.series)),
+	   "one seed, one series: a second run gives the same %llu periods",
+	   (unsigned long long)t2.n);
+}
+
+/* Randomised periods on page faults: touching N fresh pages faults at
+ * least N times (plus the loader's and libc's few hundred), so the
+ * samples lie between N / 100 and (N + 1000) / (100 - 0x3f). */
+static void random_page_faults(void)
+{
+	const char *specs[] = { "page-faults" };
+	struct px_smpl_pmd pmd = {
+		.long_period = 100, .random = true, .random_mask = 0x3f,
+		.random_seed = 7, .notify = true,
+	};
+	struct px_smpl_opts o = { 0 };
+	char *argv[] = { touch_pages, "20000", NULL };
+	static struct tally t;
+	struct run_out r;
+
+	t.cpu_want = -1;
+	sample(specs, 1, &pmd, &o, -1, argv, &t, &r);
+	is_int(r.ret, 0, "randomised periods on page-faults run");
+	ok(t.n >= 20000 / 100 && t.n <= 21000 / (100 - 0x3f),
+	   "page faults of 20000 pages: %llu samples in [200, 567]",
+	   (unsigned long long)t.n);
+	ok(t.period_min >= 100 - 0x3f && t.period_max <= 100,
+	   "periods in [37, 100]: saw [%llu, %llu]",
+	   (unsigned long long)t.period_min, (unsigned long long)t.period_max);
+}
+
+/* A short period other than the long one, on the exact event: the long
+ * one first and after each of the 50-sample buffer's restarts, the short
+ * one otherwise, so 20000 calls make exactly the series' samples. */
+static void short_long_exact(void)
+{
+	const char *specs[] = { "EXACT" };
+	struct px_smpl_pmd pmd = { .long_period = 400, .short_period = 10, .notify = true };
+	struct px_smpl_opts o = { .entries = 50 };
+	char *argv[] = { calls, "20000", NULL };
+	static struct tally t;
+	static uint64_t want[4096];
+	struct run_out r;
+	size_t n = fill_series(&pmd, 50, 20000, want, 4096), bad;
+
+	t.ip = fn_addr;
+	t.cpu_want = -1;
+	sample(specs, 1, &pmd, &o, -1, argv, &t, &r);
+	is_int(t.n, n, "long 400 after each restart, short 10 otherwise: %zu samples", n);
+	bad = series_mismatch(&t, want, n);
+	is_int(bad, 0, "every period as the series has it (first wrong: sample %zu)", bad);
+}
+
+/* Every overflow is recorded or counted lost: overflows = recorded +
+ * lost + dropped + overwritten, and an exact event's overflows are its
+ * count over the period, in every format and mode. */
+static void accounting(void)
+{
+	static const struct {
+		const char *what;
+		enum px_smpl_format format;
+		bool notify, no_block, mask_when_full;
+	} modes[] = {
+		{ "default, notifications", PX_SMPL_DEFAULT, true, false, false },
+		{ "default, saturation", PX_SMPL_DEFAULT, false, false, false },
+		{ "default, not blocking", PX_SMPL_DEFAULT, true, true, false },
+		{ "double-buffer", PX_SMPL_DOUBLE_BUFFER, true, false, false },
+		{ "double-buffer, mask when full", PX_SMPL_DOUBLE_BUFFER, true, false, true },
+	};
+	const char *specs[] = { "EXACT" };
+	char *argv[] = { calls, "30000", NULL };
+
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		struct px_smpl_pmd pmd = { .long_period = 3, .notify = modes[m].notify };
+		struct px_smpl_opts o = { .format = modes[m].format, .entries = 64,
+					  .no_block = modes[m].no_block,
+					  .mask_when_full = modes[m].mask_when_full };
+		static struct tally t;
+		struct run_out r;
+		uint64_t sum;
+
+		memset(&t, 0, sizeof(t));
+		t.cpu_want = -1;
+		sample(specs, 1, &pmd, &o, -1, argv, &t, &r);
+		sum = r.st.samples + r.st.lost + r.st.dropped + r.st.overwritten;
+		is_int(r.st.overflows, 10000, "%s: 10000 overflows for 30000 calls at period 3",
+		       modes[m].what);
+		is_int(sum, r.st.overflows,
+		       "%s: recorded %llu + lost %llu + dropped %llu + overwritten %llu = overflows",
+		       modes[m].what, (unsigned long long)r.st.samples,
+		       (unsigned long long)r.st.lost, (unsigned long long)r.st.dropped,
+		       (unsigned long long)r.st.overwritten);
+		is_int(t.n, r.st.samples, "%s: the tool got every recorded sample",
+		       modes[m].what);
+	}
+}
+
 static void profile(void)
 {
 	const char *specs[] = { "cpu-clock" };
@@ -395,6 +567,7 @@ int main(int argc, char **argv)
 	dir = dirname(self);
 	snprintf(calls, sizeof(calls), "%s/../workloads/calls", dir);
 	snprintf(split, sizeof(split), "%s/../workloads/split", dir);
+	snprintf(touch_pages, sizeof(touch_pages), "%s/../workloads/touch_pages", dir);
 	if (sym(calls, "counted_function", &fn_addr, &size)) {
 		ok(0, "cannot find counted_function in %s (make the workloads)", calls);
 		return done_testing();
@@ -411,6 +584,10 @@ int main(int argc, char **argv)
 	small_buffer();
 	body_values();
 	periods();
+	random_exact();
+	random_page_faults();
+	short_long_exact();
+	accounting();
 	profile();
 	errors();
 	return done_testing();
