@@ -364,3 +364,59 @@ PY
 	grep -Eq '^samples recorded +100$' "$T/o.txt"
 	grep -q 'counted_function' "$T/o.txt"
 }
+
+# How many overflows N occurrences make under perfmon2's randomised series
+# for long period P, MASK and SEED (the short period is the long one):
+# period = 2^64 - (2^64 - P + (x & MASK)), x the Park-Miller generator
+# advanced before each use.
+series_count() { # n period mask seed
+	python3 - "$@" <<'PY'
+import sys
+n, p, mask, seed = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3], 0), int(sys.argv[4])
+x, used, k = seed % 0x7fffffff, 0, 0
+while True:
+    x = 16807 * x % 0x7fffffff
+    period = p - (x & mask)
+    if used + period > n:
+        break
+    used += period
+    k += 1
+print(k)
+PY
+}
+
+@test "randomised periods on a uprobe: exactly the samples the series gives, and every overflow counted" {
+	# pfmon stops the command at each overflow to set the next period:
+	# before, a software-counted event took its next occurrence as an
+	# overflow after every period change (about 25,000 samples here)
+	local want
+	want=$(series_count 200000 1000 0xff 42)
+	for i in 1 2; do
+		run -0 --separate-stderr "$PFMON" -x, -e "$UPROBE" --long-smpl-periods=1000 \
+			--short-smpl-periods=1000 --smpl-periods-random=0xff:42 \
+			--smpl-outfile="$T/r$i.txt" "$W/calls" 200000
+		[ "$(summary "$output" samples)" = "$want" ]
+		[ "$(summary "$output" overflows)" = "$want" ]
+		[ "$(summary "$output" lost)" = 0 ]
+	done
+	cmp <(resets "$T/r1.txt") <(resets "$T/r2.txt")
+	echo "# $want samples, as the series of seed 42 gives" >&3
+}
+
+@test "randomised or short periods with --follow-* or --system-wide on perf: refused, saying why and what to use" {
+	run -2 --separate-stderr "$PFMON" -e "$UPROBE" --long-smpl-periods=1000 \
+		--smpl-periods-random=0xff:42 --follow-all "$W/calls" 10
+	[[ $stderr == *"exact on the perf backend only for a command's own task"*"drop --follow-*"* ]]
+	run -2 --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=100000 \
+		--short-smpl-periods=50000 --system-wide "$W/calls" 10
+	[[ $stderr == *"a CPU's tasks cannot be stopped: use --backend=module"* ]]
+	# a fixed period is no period change: following works
+	run -0 --separate-stderr "$PFMON" -e "$UPROBE" --long-smpl-periods=1000 \
+		--follow-all "$W/calls" 10000
+}
+
+@test "randomised periods on perf end at a second exec of the command, with an error" {
+	run -1 --separate-stderr "$PFMON" -e "$UPROBE" --long-smpl-periods=1000 \
+		--smpl-periods-random=0xff:42 /usr/bin/env "$W/calls" 10000
+	[[ $stderr == *"the command ran another program (exec)"*"--backend=module"* ]]
+}
