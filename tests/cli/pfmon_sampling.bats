@@ -174,13 +174,17 @@ PY
 	echo "# period sequence checked over $output samples (fixed, randomised)" >&3
 }
 
-@test "--no-overflow-block at a high rate: the default format loses samples, the double buffer none" {
+@test "--no-overflow-block at a high rate: every overflow recorded or counted lost, the double buffer loses none" {
 	# cpu-clock every 50 us (20,000 samples/s of CPU time; the timer
 	# storms near 100,000/s on these 2-CPU machines) of a second of CPU
 	# work, 500-sample buffers: the double buffer's half takes 25 ms to
 	# fill while pfmon reads the other.  Without blocking, the default
 	# format's PMDs are masked from the overflow that fills the buffer to
-	# pfmon's restart: each of the ~40 notifications leaves a blind spot.
+	# pfmon's restart: how many samples fall in those blind spots depends
+	# on when pfmon and the command run (none when the command waits for a
+	# CPU meanwhile), so that they are lost and counted is checked in
+	# tests/unit/test_sampler.c (blind_spot), where the tool waits for the
+	# command's progress; here every overflow must be accounted for.
 	local args=(-x, -e cpu-clock --long-smpl-periods=50000 --smpl-entries=500
 		    --no-overflow-block)
 	run -0 --separate-stderr "$PFMON" "${args[@]}" --smpl-module=default "$W/spin" 1000
@@ -188,12 +192,12 @@ PY
 	dfl_n=$(summary "$output" samples)
 	dfl_lost=$(summary "$output" lost)
 	dfl_notif=$(summary "$output" notifications)
+	(( $(summary "$output" overflows) == dfl_n + dfl_lost ))
 	run -0 --separate-stderr "$PFMON" "${args[@]}" --smpl-module=double-buffer "$W/spin" 1000
 	dbl_n=$(summary "$output" samples)
 	dbl_lost=$(summary "$output" lost)
 	echo "# default format: $dfl_n samples, $dfl_lost lost over $dfl_notif notifications; double-buffer: $dbl_n samples, $dbl_lost lost" >&3
 	(( dfl_notif >= 20 ))
-	(( dfl_lost > 0 ))
 	(( dbl_lost == 0 ))
 	# comparable runs: the same work sampled at the same period
 	(( dbl_n > 10000 && dfl_n > 10000 ))

@@ -13,8 +13,9 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-static char calls[PATH_MAX], split[PATH_MAX], touch_pages[PATH_MAX];
+static char calls[PATH_MAX], split[PATH_MAX], touch_pages[PATH_MAX], spin[PATH_MAX];
 
 /* address and size of a function of a workload, through nm */
 static int sym(const char *bin, const char *name, uint64_t *addr, uint64_t *size)
@@ -436,6 +437,83 @@ static void accounting(void)
 	}
 }
 
+/* Nanoseconds task pid has run (/proc/PID/schedstat), or 0. */
+static uint64_t run_ns(uint32_t pid)
+{
+	char path[64];
+	unsigned long long ns = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%u/schedstat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &ns) != 1)
+		ns = 0;
+	fclose(f);
+	return ns;
+}
+
+struct slow_tool {
+	uint64_t n, waited, entries;
+};
+
+/* A tool slow to take its notifications: on the first sample of each of
+ * the first ten full buffers it waits until the workload has run 2 ms
+ * more (40 periods of 50 us), however loaded the machine is. */
+static int slow_take(void *arg, const struct px_sample *x)
+{
+	struct slow_tool *t = arg;
+	uint64_t start;
+
+	if (t->n++ % t->entries || t->waited >= 10)
+		return 0;
+	t->waited++;
+	start = run_ns(x->pid);
+	for (int i = 0; start && i < 5000 && run_ns(x->pid) < start + 2000000; i++)
+		usleep(1000);
+	return 0;
+}
+
+/* Not blocking (perfmon2's default): the samples taken while the tool
+ * holds a full buffer fall in the mask and are dropped, each counted.
+ * Event-driven: the tool waits for the workload's own progress, so the
+ * blind spots exist on a busy machine too. */
+static void blind_spot(void)
+{
+	const char *specs[] = { "cpu-clock" };
+	struct px_smpl_pmd pmd = { .long_period = 50000, .notify = true };
+	struct px_smpl_opts o = { .entries = 200, .no_block = true };
+	char *argv[] = { spin, "400", NULL };
+	struct slow_tool t = { .entries = 200 };
+	struct px_event ev;
+	struct px_sample_req req = { .evs = &ev, .n = 1, .pmds = &pmd, .cpu = -1 };
+	struct px_sampler *s = NULL;
+	struct px_smpl_stats st;
+	struct px_run run;
+
+	if (px_event_parse(specs[0], &ev)) {
+		ok(0, "cpu-clock parses: %s", px_last_error());
+		return;
+	}
+	o.on_sample = slow_take;
+	o.arg = &t;
+	req.opts = o;
+	if (px_sample_command(&req, argv, &s, &run)) {
+		ok(0, "not-blocking sampling runs: %s", px_last_error());
+		return;
+	}
+	px_sampler_stats(s, &st);
+	px_sampler_close(s);
+	is_int(t.waited, 10, "the tool was slow on 10 notifications");
+	ok(st.dropped >= 10, "not blocking: %llu samples dropped in the blind spots",
+	   (unsigned long long)st.dropped);
+	is_int(st.samples + st.lost + st.dropped + st.overwritten, st.overflows,
+	       "recorded %llu + dropped %llu = overflows", (unsigned long long)st.samples,
+	       (unsigned long long)st.dropped);
+	is_int(t.n, st.samples, "the tool got every recorded sample");
+}
+
 static void profile(void)
 {
 	const char *specs[] = { "cpu-clock" };
@@ -568,6 +646,7 @@ int main(int argc, char **argv)
 	snprintf(calls, sizeof(calls), "%s/../workloads/calls", dir);
 	snprintf(split, sizeof(split), "%s/../workloads/split", dir);
 	snprintf(touch_pages, sizeof(touch_pages), "%s/../workloads/touch_pages", dir);
+	snprintf(spin, sizeof(spin), "%s/../workloads/spin", dir);
 	if (sym(calls, "counted_function", &fn_addr, &size)) {
 		ok(0, "cannot find counted_function in %s (make the workloads)", calls);
 		return done_testing();
@@ -588,6 +667,7 @@ int main(int argc, char **argv)
 	random_page_faults();
 	short_long_exact();
 	accounting();
+	blind_spot();
 	profile();
 	errors();
 	return done_testing();
