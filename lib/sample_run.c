@@ -27,7 +27,6 @@ struct job_run {
 	size_t ns, opened;
 	bool traced;		/* the command stays traced to its end */
 	bool stops;		/* and stops at every overflow */
-	unsigned execs;		/* exec stops seen */
 };
 
 static int open_samplers(struct job_run *r, bool enable_on_exec)
@@ -76,9 +75,9 @@ static int on_stop(struct job_run *r, int status)
 
 	if (event == PTRACE_EVENT_EXIT && r->j->at_exit)
 		r->j->at_exit(pid, r->j->arg);
-	if (event == PTRACE_EVENT_EXEC && r->stops && r->execs++)
-		ret = px_fail(ENOTSUP,
-			      "the command ran another program (exec): on the perf backend, periods that change at overflows are sampled in the first program only, whose events end at its exec; sample that program directly, or use --backend=module");
+	if (event == PTRACE_EVENT_EXEC && r->j->ops->exec)
+		for (size_t i = 0; i < r->opened && !ret; i++)
+			ret = r->j->ops->exec(r->sv[i], pid);
 	if (!event && sig == SIGTRAP && r->stops &&
 	    !ptrace(PTRACE_GETSIGINFO, pid, NULL, &si) && si.si_code == TRAP_PERF) {
 		ret = drain_samplers(r);
@@ -142,10 +141,8 @@ static int wait_exec_stop(struct job_run *r)
 			r->child.wait_status = status;
 			return px_fail(ECHILD, "the command ended before it started");
 		}
-		if (status >> 8 == (SIGTRAP | PTRACE_EVENT_EXEC << 8)) {
-			r->execs = 1;
+		if (status >> 8 == (SIGTRAP | PTRACE_EVENT_EXEC << 8))
 			return 0;
-		}
 		ptrace(PTRACE_CONT, pid, NULL,
 		       (void *)(long)(status >> 16 ? 0 : WSTOPSIG(status)));
 	}
@@ -331,6 +328,11 @@ static size_t perf_tasks(const void *s, const struct px_task_event **t)
 	return px_sampler_tasks(s, t);
 }
 
+static int perf_exec(void *s, pid_t pid)
+{
+	return px_sampler_exec(s, pid);
+}
+
 const struct px_sampler_ops px_sampler_perf_ops = {
 	.name = "perf",
 	.open = perf_open,
@@ -342,4 +344,5 @@ const struct px_sampler_ops px_sampler_perf_ops = {
 	.mappings = perf_mappings,
 	.tasks = perf_tasks,
 	.stops = px_smpl_periods_change,
+	.exec = perf_exec,
 };

@@ -164,6 +164,12 @@ int px_sampler_disable(struct px_sampler *s);
 int px_sampler_poll(struct px_sampler *s, int timeout_ms);
 /* Process what the rings hold now. */
 int px_sampler_drain(struct px_sampler *s);
+/* The stopped task pid has just run another program: a sampler that
+ * stops at overflows (its events ended at the exec) opens them again,
+ * each sampling PMD with what was left of its period and every count
+ * going on from where it was, as one counter across the exec would.
+ * Nothing to do for other samplers.  0 or -errno. */
+int px_sampler_exec(struct px_sampler *s, pid_t pid);
 /* Disable, drain, and hand over the samples still in the buffer. */
 int px_sampler_finish(struct px_sampler *s);
 void px_sampler_close(struct px_sampler *s);
@@ -200,6 +206,8 @@ struct px_sampler_ops {
 	 * settings (NULL: never); px_sample_job_run() then opens it on the
 	 * traced command just after its exec and drains it at each stop */
 	bool (*stops)(const struct px_smpl_pmd *pmds, size_t n);
+	/* the stopped command ran another program (NULL: nothing to do) */
+	int (*exec)(void *s, pid_t pid);
 };
 
 extern const struct px_sampler_ops px_sampler_perf_ops;

@@ -49,7 +49,12 @@ struct ring {
 struct pmd_state {
 	struct px_smpl_pmd cfg;
 	struct px_random rnd;
-	uint64_t cur_period;	/* what the kernel was last told */
+	uint64_t cur_period;	/* the period of the overflow to come */
+	uint64_t kperiod;	/* what the kernel was last told (differs
+				 * after an exec, see px_sampler_exec()) */
+	uint64_t base;		/* counted by events that ended at an exec */
+	uint64_t at_reload;	/* stops: the count when the period began */
+	bool reloaded;		/* stops: overflowed since the last drain */
 	unsigned nbody;
 	int same_as;		/* a counting PMD that is the same event as
 				 * an earlier PMD reads that one's counter
@@ -58,6 +63,7 @@ struct pmd_state {
 
 struct px_sampler {
 	size_t n;
+	struct px_event *evs;	/* to open them again after an exec */
 	struct pmd_state *pmd;
 	struct px_smpl_opts o;
 	bool read_group;	/* samples carry the group's values */
@@ -175,7 +181,7 @@ static void fill_attr(struct px_sampler *s, const struct px_event *ev, size_t i,
 	a->remove_on_exec = s->stops;
 	a->sigtrap = s->stops && is_sampling(p);
 	if (is_sampling(p)) {
-		a->sample_period = p->cur_period;
+		a->sample_period = p->kperiod;
 		if (p->cfg.random ||
 		    (s->o.no_block && s->o.format == PX_SMPL_DEFAULT && p->cfg.notify)) {
 			/* no_block: the tool hears of the sample that fills
@@ -383,11 +389,13 @@ int px_sampler_open(const struct px_event *evs, size_t n,
 	if (!s->o.ring_pages)
 		s->o.ring_pages = DEFAULT_RING_PAGES;
 	s->pmd = calloc(n, sizeof(*s->pmd));
+	s->evs = malloc(n * sizeof(*evs));
 	s->rec = malloc(65536);
-	if (!s->pmd || !s->rec) {
+	if (!s->pmd || !s->evs || !s->rec) {
 		ret = px_fail(ENOMEM, "out of memory");
 		goto out_close;
 	}
+	memcpy(s->evs, evs, n * sizeof(*evs));
 	for (size_t i = 0; i < n; i++) {
 		struct pmd_state *p = &s->pmd[i];
 
@@ -400,7 +408,7 @@ int px_sampler_open(const struct px_event *evs, size_t n,
 		if (p->cfg.random)
 			px_random_seed(&p->rnd, p->cfg.random_seed);
 		if (is_sampling(p))
-			p->cur_period = next_period(p, true);
+			p->kperiod = p->cur_period = next_period(p, true);
 		p->same_as = twin_of(evs, s->pmd, i);
 	}
 	if ((ret = init_buffer(s)))
@@ -460,9 +468,10 @@ static int set_period(struct px_sampler *s, size_t pmd, uint64_t period)
 {
 	struct pmd_state *p = &s->pmd[pmd];
 
-	if (period == p->cur_period)
-		return 0;
 	p->cur_period = period;
+	if (period == p->kperiod)
+		return 0;
+	p->kperiod = period;
 	for (size_t r = 0; r < s->nrings; r++) {
 		s->st.period_changes++;
 		if (ioctl(s->rings[r].fds[pmd], PERF_EVENT_IOC_PERIOD, &period))
@@ -653,6 +662,7 @@ static int decode_sample(struct px_sampler *s, const struct ring *r,
 	}
 	x.last_reset_val = -s->pmd[pmd].cur_period;
 	x.ovfl_pmd = (uint16_t)pmd;
+	s->pmd[pmd].reloaded = true;
 	if (s->read_group) {
 		uint64_t nr = u[k++];
 
@@ -662,7 +672,7 @@ static int decode_sample(struct px_sampler *s, const struct ring *r,
 			int m = find_pmd(r, s->n, u[k + 1]);
 
 			if (m >= 0)
-				vals[m] = u[k];
+				vals[m] = s->pmd[m].base + u[k];
 		}
 		for (size_t i = 0; i < s->n; i++)
 			if (s->pmd[i].same_as >= 0)
@@ -823,6 +833,54 @@ static int drain_rbuf(struct px_sampler *s, struct ring *r, struct rbuf *b)
 	return ret;
 }
 
+/* The counts of the PMDs' events (the one ring of a stopping sampler),
+ * earlier programs' included. */
+static int read_totals(struct px_sampler *s, uint64_t *total)
+{
+	const struct ring *r = &s->rings[0];
+	uint64_t buf[1 + 2 * PX_SMPL_MAX_PMDS];
+	ssize_t got = read(r->fds[0], buf, sizeof(buf));
+
+	if (got < (ssize_t)sizeof(uint64_t) || buf[0] > s->n ||
+	    (size_t)got < (1 + 2 * buf[0]) * sizeof(uint64_t))
+		return px_fail(got < 0 ? errno : EIO, "cannot read the sampled counters: %s",
+			       got < 0 ? strerror(errno) : "short read");
+	for (size_t i = 0; i < s->n; i++)
+		total[i] = s->pmd[i].base;
+	for (uint64_t j = 0; j < buf[0]; j++) {
+		int m = find_pmd(r, s->n, buf[2 + 2 * j]);
+
+		if (m >= 0)
+			total[m] += buf[1 + 2 * j];
+	}
+	for (size_t i = 0; i < s->n; i++)
+		if (s->pmd[i].same_as >= 0)
+			total[i] = total[s->pmd[i].same_as];
+	return 0;
+}
+
+/* A stopping sampler is drained with its task stopped just after an
+ * overflow, whose PMD's new period begins there. */
+static int note_reloads(struct px_sampler *s)
+{
+	uint64_t total[PX_SMPL_MAX_PMDS];
+	bool any = false;
+	int ret;
+
+	for (size_t i = 0; i < s->n; i++)
+		any |= s->pmd[i].reloaded;
+	if (!any)
+		return 0;
+	if ((ret = read_totals(s, total)))
+		return ret;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->pmd[i].reloaded) {
+			s->pmd[i].at_reload = total[i];
+			s->pmd[i].reloaded = false;
+		}
+	return 0;
+}
+
 int px_sampler_drain(struct px_sampler *s)
 {
 	int ret;
@@ -831,7 +889,37 @@ int px_sampler_drain(struct px_sampler *s)
 		if ((ret = drain_rbuf(s, &s->rings[r], &s->rings[r].side)) ||
 		    (ret = drain_rbuf(s, &s->rings[r], &s->rings[r].samples)))
 			return ret;
+	if (s->stops && (ret = note_reloads(s)))
+		return ret;
 	return s->cb_ret;
+}
+
+int px_sampler_exec(struct px_sampler *s, pid_t pid)
+{
+	struct px_target t = { .pid = pid, .cpu = -1 };
+	uint64_t total[PX_SMPL_MAX_PMDS];
+	int ret;
+
+	if (!s->stops || s->nrings != 1)
+		return 0;
+	if ((ret = px_sampler_drain(s)) < 0 || (ret = read_totals(s, total)))
+		return ret;
+	for (size_t i = 0; i < s->n; i++) {
+		struct pmd_state *p = &s->pmd[i];
+		uint64_t done = total[i] - p->at_reload;
+
+		if (is_sampling(p))
+			p->kperiod = done < p->cur_period ? p->cur_period - done
+							   : p->cur_period;
+		p->base = total[i];
+	}
+	close_ring(s, &s->rings[0]);
+	memset(&s->rings[0], 0, sizeof(s->rings[0]));
+	s->rings[0].cpu = -1;
+	s->rings[0].side_fd = -1;
+	if ((ret = open_ring(s, s->evs, &t, &s->rings[0])))
+		return ret;
+	return px_sampler_enable(s);
 }
 
 int px_sampler_poll(struct px_sampler *s, int timeout_ms)
@@ -873,6 +961,7 @@ void px_sampler_close(struct px_sampler *s)
 		close_ring(s, &s->rings[r]);
 	free(s->rings);
 	free(s->pmd);
+	free(s->evs);
 	free(s->buf);
 	free(s->rec);
 	free(s->maps);
