@@ -1,48 +1,152 @@
 #!/bin/bash
-# Run every test suite: the C unit tests, the bats CLI suite and, when it
-# exists, the module suite in a VM (scripts/vm-test.sh).  Each suite's TAP
-# output is shown as it runs; the last line is the sum over all suites:
+# shellcheck disable=SC2119,SC2120  # the suites are also called by name, with "$@"
+# Run the test suites: the C unit tests, the bats CLI suite and, when it
+# exists, the module suite in a VM (scripts/vm-test.sh).
+#
+#   tests/run-all.sh                   every suite (what `make check` runs)
+#   tests/run-all.sh unit [TEST...]    the unit tests (all, or test_x ...)
+#   tests/run-all.sh cli [BATS...]     the bats suite (tests/cli, or files)
+#   tests/run-all.sh module [ARG...]   the module suite: scripts/vm-test.sh
+#
+# Each suite's TAP output is shown as it runs, under a line
+# "# ---- NAME: COMMAND"; the last line is the sum over the suites run:
 #   N passed, N failed[, N skipped]
 # and the exit status is non-zero when anything failed.
+#
+# Time limits, in seconds (set in the environment to change them):
+#   UNIT_TEST_TIMEOUT=300   each unit test binary (timeout(1)); a binary
+#                           that runs longer fails by name
+#   BATS_TEST_TIMEOUT=120   each bats test: bats fails it as "not ok N NAME
+#                           # timeout after 120s" and goes on (with the
+#                           watchdog in tests/cli/helpers.bash)
+#   CLI_SUITE_TIMEOUT=1800  the whole bats run, for what no test's limit
+#                           covers (setup_file, a process a test left
+#                           behind holding bats' output)
+# The module suite keeps its own limit (vm-test.sh runs qemu under one).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 
+: "${UNIT_TEST_TIMEOUT:=300}" "${BATS_TEST_TIMEOUT:=120}" "${CLI_SUITE_TIMEOUT:=1800}"
+export BATS_TEST_TIMEOUT
+
+usage() {
+	echo "usage: tests/run-all.sh [unit [TEST...] | cli [BATS...] | module [ARG...]]" >&2
+	exit 2
+}
+
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+# The suites run under timeout(1), in a process group of their own that a
+# terminal's Ctrl-C does not reach: limited() passes it on, and we stop.
+trap 'echo "# interrupted" >&2; exit 130' INT TERM HUP
 
-# run_suite NAME CMD...: show its output, keep its standard output (the
-# TAP) for the count, and count a failing exit with no "not ok" line as one
-# failed test.  Standard error is progress for the reader, never counted.
-run_suite() {
-	local name=$1 out rc
+# limited SECONDS CMD...: CMD under timeout(1); its status (124 when it
+# ran out of time).  An interrupt ends CMD too.  CMD runs as a background
+# job, which would make it ignore SIGINT and SIGQUIT: tests of Ctrl-C need
+# the default disposition a terminal gives.
+limited() {
+	local limit=$1 pid rc
 	shift
+	env --default-signal=INT,QUIT timeout -k 10 "$limit" "$@" </dev/null &
+	pid=$!
+	trap 'kill -TERM "$pid" 2>/dev/null' INT TERM HUP
+	wait "$pid" 2>/dev/null
+	rc=$?
+	# a trap ends the wait early: wait again until CMD has gone
+	while kill -0 "$pid" 2>/dev/null; do
+		wait "$pid" 2>/dev/null
+		rc=$?
+	done
+	return "$rc"
+}
+
+# failed_as OUT NAME WHAT: one failed test, "not ok - NAME WHAT", shown
+# and added to the suite's output OUT.
+failed_as() {
+	echo "not ok - $2 $3" | tee -a "$1"
+}
+
+# run_suite NAME SECONDS CMD...: show its output, keep its standard output
+# (the TAP) for the count.  SECONDS (0: none) is CMD's time limit.  Running
+# out of time, reporting fewer tests than its plan, or a failing exit with
+# no "not ok" line each count as one failed test, named.  Standard error
+# is progress for the reader, never counted.
+run_suite() {
+	local name=$1 limit=$2 out rc plan results start=$SECONDS
+	shift 2
 	echo "# ---- $name: $*"
 	out=$(mktemp)
-	"$@" | tee "$out"
+	if [ "$limit" -gt 0 ]; then
+		limited "$limit" "$@" | tee "$out"
+	else
+		"$@" | tee "$out"
+	fi
 	rc=${PIPESTATUS[0]}
+	# 124: timeout(1) ended it; 137: it had to be killed after that
+	if [ "$limit" -gt 0 ] && { [ "$rc" -eq 124 ] ||
+		{ [ "$rc" -eq 137 ] && [ $((SECONDS - start)) -ge "$limit" ]; }; }; then
+		failed_as "$out" "$name" "timed out after ${limit}s"
+	fi
+	plan=$(grep -Em1 '^1\.\.[0-9]+' "$out" | cut -d. -f3)
+	plan=${plan%% *}
+	results=$(grep -Ec '^(not )?ok [0-9]+' "$out")
+	if [ -n "$plan" ] && [ "$results" -lt "$plan" ]; then
+		failed_as "$out" "$name" "reported $results of the $plan tests it planned"
+	fi
 	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out"; then
-		echo "not ok - $name exited with status $rc and reported no failing test"
-		echo "not ok - $name exited with status $rc" >>"$out"
+		failed_as "$out" "$name" "exited with status $rc and reported no failing test"
 	fi
 	cat "$out" >>"$log"
 	rm -f "$out"
 }
 
-for t in tests/unit/test_*; do
-	case $t in *.c|*.h|*.o) continue ;; esac
-	[ -x "$t" ] || continue
-	run_suite "unit $(basename "$t")" "$t"
-done
+unit_suite() {
+	local t tests=()
+	if [ $# -eq 0 ]; then
+		for t in tests/unit/test_*; do
+			case $t in *.c|*.h|*.o) continue ;; esac
+			[ -x "$t" ] && tests+=("$t")
+		done
+	fi
+	for t; do
+		case $t in */*) ;; *) t=tests/unit/$t ;; esac
+		tests+=("$t")
+	done
+	for t in "${tests[@]}"; do
+		run_suite "unit $(basename "$t")" "$UNIT_TEST_TIMEOUT" "$t"
+	done
+}
 
-if command -v bats >/dev/null; then
-	run_suite "cli" bats --formatter tap tests/cli
-else
-	echo "not ok - bats is not installed (scripts/install-deps.sh installs it)" | tee -a "$log"
-fi
+cli_suite() {
+	[ $# -gt 0 ] || set -- tests/cli
+	if command -v bats >/dev/null; then
+		run_suite "cli" "$CLI_SUITE_TIMEOUT" bats --formatter tap "$@"
+	else
+		echo "not ok - bats is not installed (scripts/install-deps.sh installs it)" | tee -a "$log"
+	fi
+}
 
-if [ -e scripts/vm-test.sh ]; then
-	run_suite "module suite" bash scripts/vm-test.sh
-fi
+module_suite() {
+	run_suite "module suite" 0 bash scripts/vm-test.sh "$@"
+}
+
+case ${1-} in
+"")
+	unit_suite
+	cli_suite
+	if [ -e scripts/vm-test.sh ]; then
+		module_suite
+	fi
+	;;
+unit|cli|module)
+	suite=$1
+	shift
+	"${suite}_suite" "$@"
+	;;
+*)
+	usage
+	;;
+esac
 
 # "ok N ... # skip reason" is a skipped test, not a pass
 skipped=$(grep -Eci '^ok\b.*#[[:space:]]*skip' "$log")

@@ -36,3 +36,62 @@ perf_stat_value() {
 counted_function_addr() {
 	nm "$W/calls" | awk '$3 == "counted_function" { print "0x" $1 }'
 }
+
+# The per-test time limit.  tests/run-all.sh sets BATS_TEST_TIMEOUT
+# (seconds) and bats fails a test that runs longer as "not ok N name #
+# timeout after Ns", then goes on.  Bats before 1.13 (Debian 12 has 1.8.2)
+# ends only the test's own children when that time comes (bats-core issue
+# 1020): a test hung in `run CMD` or `$(CMD)`, where CMD is a grandchild,
+# stays hung.  So a watchdog started here acts for bats a little earlier:
+# it raises bats' time-out in the test (SIGABRT, the signal bats' trap
+# waits for) and ends every process under the test, so the hung command
+# returns and bats reports the test as timed out.
+px_under() { # PID SKIP: the processes under PID, except SKIP and its own
+	ps -e -o pid= -o ppid= | awk -v root="$1" -v skip="$2" '
+		{ parent[$1] = $2 }
+		END {
+			for (p in parent) {
+				q = p
+				while (q != root && q != skip && q > 1 && (q in parent))
+					q = parent[q]
+				if (q == root && p != root)
+					print p
+			}
+		}'
+}
+
+px_watchdog() { # PID LIMIT
+	local pid=$1 limit=$2 me=$BASHPID stat start now pids
+	((limit > 0)) || limit=1
+	stat=$(</proc/"$pid"/stat) || return
+	start=$(awk '{ print $20 }' <<<"${stat##*) }")
+	while ((limit-- > 0)); do
+		sleep 1
+		# gone, or its number taken by another process since: done
+		stat=$(</proc/"$pid"/stat) 2>/dev/null || return
+		now=$(awk '{ print $20 }' <<<"${stat##*) }")
+		[[ $now == "$start" ]] || return
+	done
+	kill -ABRT "$pid" || return
+	mapfile -t pids < <(px_under "$pid" "$me")
+	((${#pids[@]})) || return
+	kill -TERM "${pids[@]}"
+	sleep 2
+	mapfile -t pids < <(px_under "$pid" "$me")
+	((${#pids[@]} == 0)) || kill -KILL "${pids[@]}"
+}
+
+# Act 3 s before bats' own limit (counted from the test's start, before
+# setup()): once bats has ended the test's children, theirs are no longer
+# under the test (init adopts them) and could not be found.
+if [[ -n ${BATS_TEST_TIMEOUT:-} && ${BATS_VERSION:-0} =~ ^1\.([0-9]|1[0-2])\. ]]; then
+	(
+		# hold none of bats' files open (its output, fd 3), so that
+		# bats never waits for the watchdog
+		for fd in "/proc/$BASHPID/fd/"*; do
+			fd=${fd##*/}
+			((fd > 2)) && eval "exec $fd>&-"
+		done
+		px_watchdog "$$" $((BATS_TEST_TIMEOUT - SECONDS - 3))
+	) </dev/null >/dev/null 2>&1 &
+fi
