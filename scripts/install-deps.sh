@@ -7,7 +7,7 @@ set -eu
 PACKAGES="build-essential pkg-config python3
 libpfm4-dev libelf-dev libdw-dev libpopt-dev libc6-dbg binutils
 bats bats-assert bats-support
-linux-perf hyperfine time strace
+linux-perf hyperfine time strace procps
 qemu-system-x86 linux-headers-amd64 busybox-static cpio kmod"
 
 missing=""
