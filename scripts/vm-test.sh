@@ -52,6 +52,12 @@ for ((i = got + 1; i <= plan; i++)); do
 	failed=1
 done
 
+reports=$(vm_console_reports module)
+if [ -n "$reports" ]; then
+	vm_log "the guest's console reports stuck tasks:"
+	sed 's/^/console: /' <<<"$reports" >&2
+fi
+
 trouble=$(vm_kernel_trouble module)
 if [ -n "$trouble" ] || ! vm_guest_finished module; then
 	echo "not ok $total guest dmesg has no oops, BUG or WARNING"

@@ -142,6 +142,8 @@ vm_initramfs() {
 		echo "export PFM_WORKLOADS=/opt/pfm/workloads"
 		echo "export PFM_COUNTED_FUNCTION=0x${addr:-0}"
 		echo "export PFM_UNPRIV_UID=1000"
+		# seconds a test may run (scripts/vm/init)
+		echo "PFM_TEST_TIMEOUT=${PFM_TEST_TIMEOUT:-120}"
 	} > "$root/opt/pfm/env"
 	echo "$suite" > "$root/opt/pfm/suite"
 	cat > "$root/etc/passwd" <<'PW'
@@ -197,8 +199,17 @@ vm_guest_finished() {
 	grep -q '^@@END' "$VM_DIR/out-$1.log" 2>/dev/null
 }
 
-# Kernel trouble in the guest's dmesg or console: oops, BUG, WARNING...
+# Kernel trouble in the guest's dmesg or console: oops, BUG, WARNING,
+# a hung task, a test the watchdog found stuck...
 vm_kernel_trouble() {
 	{ vm_guest_dmesg "$1"; tr -d '\r' < "$VM_DIR/console-$1.log" 2>/dev/null; } |
-		grep -E 'Oops|BUG:|WARNING:|Call Trace|Kernel panic|general protection|KASAN|UBSAN|kmemleak|refcount_t:' || true
+		grep -E 'Oops|BUG:|WARNING:|Call Trace|Kernel panic|general protection|KASAN|UBSAN|kmemleak|refcount_t:|blocked for more than|pfm-watchdog: test' || true
+}
+
+# What the console says from the first report of a stuck test or a hung
+# task on (the guest's watchdog, sysrq task dumps, hung_task), at most
+# 3000 lines: the state of every task when a test hung.
+vm_console_reports() {
+	tr -d '\r' < "$VM_DIR/console-$1.log" 2>/dev/null |
+		awk '/pfm-watchdog:|blocked for more than/ { on = 1 } on && n++ < 3000' || true
 }

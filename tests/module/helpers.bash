@@ -9,6 +9,9 @@ pfm_setup() {
 	: "${PFM_UNPRIV_UID:=1000}"
 	W=$PFM_WORKLOADS
 	[ -e /dev/perfmon ] || insmod "$PFM_MODULE"
+	# for the guest's watchdog (scripts/vm/init): which test runs, since when
+	printf '%s %s %s\n%s\n' "$$" "$(date +%s)" "${BATS_SUITE_TEST_NUMBER:-?}" \
+		"$BATS_TEST_DESCRIPTION" > /tmp/pfm-test
 }
 
 # Same address layout every run, so both backends see the same faults.
