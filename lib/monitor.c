@@ -680,6 +680,9 @@ int px_monitor_run(const struct px_monitor_opts *opts, struct px_monitor *m)
 	teardown_loop(&l);
 	if (!ret)
 		ret = read_all(m);
+	/* the last, partial interval: the intervals add up to the totals */
+	if (!ret && m->started && opts->print_interval_ns && opts->on_interval)
+		opts->on_interval(m, opts->interval_arg);
 	return ret;
 }
 

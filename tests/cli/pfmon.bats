@@ -219,11 +219,13 @@ assert len(d["units"]) == 3
 	[ "$(head -1 <<<"$output" | cut -d, -f1)" = unit ]	# one header first
 	n=$(awk -F, '$1 == "interval" && $6 == "task-clock"' <<<"$output" | wc -l)
 	(( n >= 4 ))
-	# one thread cannot use more than an interval's worth of CPU time
-	awk -F, '$1 == "interval" && $6 == "task-clock" { if ($7 <= 0 || $7 > 130000000) bad = 1 } END { exit bad }' <<<"$output"
+	# changes, not totals: none negative, and with the last, partial
+	# interval they add up to the total exactly (how much CPU time each
+	# interval gets depends on the machine's load, and is not checked)
+	awk -F, '$1 == "interval" && $6 == "task-clock" { if ($7 < 0) bad = 1 } END { exit bad }' <<<"$output"
 	sum=$(awk -F, '$1 == "interval" && $6 == "task-clock" { s += $7 } END { printf "%d", s }' <<<"$output")
 	final=$(pfmon_csv "$output" all value task-clock)
-	(( sum <= final ))
+	(( sum == final ))
 }
 
 @test "pfmon --session-timeout stops counting and leaves the command running" {
