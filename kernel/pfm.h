@@ -54,7 +54,9 @@ struct pfm_smpl {
 	size_t map_size;		/* PAGE_ALIGN(buf_size): mmap() length */
 	u32 flags;			/* buf_flags of the argument */
 	u32 max_sample;			/* bytes of the largest sample */
-	u64 lost;			/* overflows while masked (not recorded) */
+	u64 lost;			/* overflows not recorded */
+	u64 late;			/* of lost: no interrupt came in time */
+	u64 ovfls;			/* overflows: recorded or lost */
 };
 
 /* What the format asks after recording an overflow (the spec's ovfl_ctrl) */
@@ -226,6 +228,9 @@ void pfm_irq_work(struct irq_work *w);
 void pfm_queue_msg_locked(struct pfm_context *ctx, const union pfarg_msg *msg);
 void pfm_unblock_locked(struct pfm_context *ctx);
 void pfm_ctx_switch_pending(struct pfm_context *ctx);
+void pfm_flush_overflows(struct pfm_context *ctx);
+bool pfm_ovfl_pending_locked(struct pfm_context *ctx, struct pfm_counter *c,
+			     u64 count);
 u64 pfm_next_reset(struct pfm_counter *c, u64 base);
 void pfm_rearm(struct perf_event *ev, u64 period);
 extern atomic_t pfm_nr_contexts;
@@ -235,7 +240,7 @@ int pfm_smpl_create(struct pfm_context *ctx, const struct pfarg_ctx *arg);
 void pfm_smpl_free(struct pfm_context *ctx);
 int pfm_smpl_mmap(struct pfm_context *ctx, struct vm_area_struct *vma);
 unsigned int pfm_smpl_handler(struct pfm_context *ctx, struct pfm_set *set,
-			      struct pfm_counter *c, u64 count,
+			      struct pfm_counter *c, u64 count, u64 late,
 			      struct pt_regs *regs);
 int pfm_smpl_restart_locked(struct pfm_context *ctx, bool masked);
 u64 pfm_smpl_mem(void);

@@ -172,40 +172,57 @@ static u64 pfm_counter_value(struct pfm_context *ctx, struct pfm_counter *c,
 	return v;
 }
 
-/* Arm c's next interrupt for its value now (process context). */
+/*
+ * Arm c's next interrupt for its value now (process context).
+ * perf_event_period() makes the event's next occurrence interrupt
+ * (period_left 0), and the handler then sets the period from the PMD;
+ * the clocks take the distance as their next period.  The handler's
+ * view of the PMD (offset, hi) is not touched: it changes only with the
+ * count it was computed from, under ovfl_lock.
+ */
 static void pfm_counter_arm(struct pfm_context *ctx, struct pfm_counter *c)
 {
-	unsigned long flags;
 	u64 en, run, v;
 
 	if (!c->event)
 		return;
 	v = pfm_counter_value(ctx, c, &en, &run);
-	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
-	c->hi = v >= (1ULL << 63);
-	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
 	perf_event_period(c->event, pfm_distance(v));
 }
 
-/* Set the PMD value counting continues from. */
+/*
+ * Set the PMD value counting continues from.  The offset is taken under
+ * ovfl_lock from the event's count as the overflow handler reads it at
+ * that moment (perf_event_read_value() first folds a hardware counter
+ * in; an inherited event's copies are added as it adds them): an event
+ * the target counts meanwhile cannot leave the handler with a PMD past
+ * v that it takes for not wrapped.  Overflows before the reload that no
+ * interrupt has processed yet are counted first.
+ */
 static void pfm_counter_set(struct pfm_context *ctx, struct pfm_counter *c,
 			    u64 v)
 {
+	struct perf_event *ev = c->event;
 	unsigned long flags;
-	u64 count, en, run;
+	u64 count, children = 0, en, run;
 
-	if (!c->event) {
+	if (!ev) {
 		c->value = v;
 		return;
 	}
-	count = perf_event_read_value(c->event, &en, &run);
+	count = perf_event_read_value(ev, &en, &run);
+	if (ev->attr.inherit)
+		children = count - local64_read(&ev->count);
 	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
+	count = local64_read(&ev->count);
+	pfm_ovfl_pending_locked(ctx, c, count);
+	count += children;
 	c->offset = v - count;
 	c->frozen_val = v;
 	c->hi = v >= (1ULL << 63);
 	c->gen++;
 	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
-	perf_event_period(c->event, pfm_distance(v));
+	perf_event_period(ev, pfm_distance(v));
 }
 
 static bool pfm_counting(struct pfm_context *ctx, struct pfm_set *set)
@@ -345,8 +362,10 @@ static void pfm_switch_to(struct pfm_context *ctx, struct pfm_set *next)
 
 	if (ctx->started) {
 		pfm_set_clock(ctx, false);
-		if (next != cur)
+		if (next != cur) {
 			pfm_set_enable(cur, false);
+			pfm_flush_overflows(ctx);
+		}
 	}
 	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
 	ctx->active = next;
@@ -619,8 +638,11 @@ static void pfm_do_unload(struct pfm_context *ctx)
 {
 	unsigned long flags;
 
-	if (ctx->started)
+	if (ctx->started) {
 		pfm_set_clock(ctx, false);
+		pfm_set_enable(ctx->active, false);
+	}
+	pfm_flush_overflows(ctx);
 	pfm_detach_all(ctx);
 	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
 	ctx->masked = false;
@@ -824,6 +846,7 @@ int pfm_ctx_stop(struct pfm_context *ctx)
 	if (ctx->timer)
 		perf_event_disable(ctx->timer);
 	pfm_set_enable(ctx->active, false);
+	pfm_flush_overflows(ctx);
 	ctx->started = false;
 	return 0;
 }
@@ -930,8 +953,11 @@ void pfm_ctx_info(struct pfm_context *ctx, struct pfarg_ctxinfo *ci)
 		ci->ctx_state |= PFM_CTXINFO_MASKED;
 	ci->ctx_msg_count = ctx->msg_count;
 	ci->ctx_msg_dropped = ctx->msg_dropped;
-	if (ctx->smpl)
+	if (ctx->smpl) {
 		ci->ctx_smpl_lost = ctx->smpl->lost;
+		ci->ctx_smpl_ovfls = ctx->smpl->ovfls;
+		ci->ctx_smpl_late = ctx->smpl->late;
+	}
 	memcpy(ci->ctx_ovfl_pmds, ctx->ovfl_pmds, sizeof(ci->ctx_ovfl_pmds));
 	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
 }

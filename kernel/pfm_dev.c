@@ -345,13 +345,23 @@ static int pfm_cmd_flags(struct pfm_context *ctx, void __user *uarg,
 	return fn(ctx);
 }
 
+/* struct pfarg_ctxinfo before ctx_smpl_ovfls was appended */
+#define PFARG_CTXINFO_SIZE_VER0	offsetofend(struct pfarg_ctxinfo, ctx_reserved2)
+
+/*
+ * The first version's size or more: a caller built with the first
+ * version gets the fields it knows (copy_struct_from_user() fills the
+ * rest with zeros on the way in; only usize bytes go out).
+ */
 static int pfm_cmd_info(struct pfm_context *ctx, void __user *uarg,
 			unsigned int usize)
 {
 	struct pfarg_ctxinfo ci;
 	int ret;
 
-	ret = pfm_copy_in(&ci, sizeof(ci), uarg, usize);
+	if (usize < PFARG_CTXINFO_SIZE_VER0)
+		return -EINVAL;
+	ret = copy_struct_from_user(&ci, sizeof(ci), uarg, usize);
 	if (ret)
 		return ret;
 	pfm_ctx_info(ctx, &ci);

@@ -11,6 +11,7 @@
  * go through an irq_work and a work item.
  */
 #include <linux/irq_work.h>
+#include <linux/lockdep.h>
 #include <linux/perf_event.h>
 #include <linux/ptrace.h>
 #include <linux/sched/clock.h>
@@ -104,21 +105,6 @@ void pfm_queue_msg_locked(struct pfm_context *ctx, const union pfarg_msg *msg)
 static void pfm_set_bit(u64 *bv, unsigned int n)
 {
 	bv[n / 64] |= 1ULL << (n % 64);
-}
-
-/* Reload c with its reset value from base, the event at count. */
-static void pfm_reset_atomic(struct pfm_counter *c, u64 count, u64 base)
-{
-	u64 v = pfm_next_reset(c, base);
-
-	if (!c->event) {
-		c->value = v;
-		return;
-	}
-	c->offset = v - count;
-	c->hi = v >= (1ULL << 63);
-	c->gen++;
-	pfm_rearm(c->event, pfm_distance(v));
 }
 
 /* Mask: every PMD of the set reads its value of now until restart. */
@@ -224,6 +210,30 @@ void pfm_unblock_locked(struct pfm_context *ctx)
 	wake_up(&b->wq);
 }
 
+/*
+ * PMD c counts on from value v, its event at count (ovfl_lock held): the
+ * handler's view of c (offset, hi) changes together, and c's next
+ * interrupt is armed for v.
+ */
+static void pfm_counter_reload(struct pfm_counter *c, u64 count, u64 v)
+{
+	c->offset = v - count;
+	c->hi = v >= (1ULL << 63);
+	c->gen++;
+	pfm_rearm(c->event, pfm_distance(v));
+}
+
+/* Reload c with its reset value from base, the event at count. */
+static void pfm_reset_atomic(struct pfm_counter *c, u64 count, u64 base)
+{
+	u64 v = pfm_next_reset(c, base);
+
+	if (!c->event)
+		c->value = v;
+	else
+		pfm_counter_reload(c, count, v);
+}
+
 /* Mask on an overflow of c, with a notification when asked. */
 static void pfm_mask_notify(struct pfm_context *ctx, struct pfm_set *set,
 			    struct pfm_counter *c, u64 count,
@@ -232,8 +242,16 @@ static void pfm_mask_notify(struct pfm_context *ctx, struct pfm_set *set,
 	pfm_set_bit(ctx->ovfl_pmds, c->num);
 	pfm_mask(ctx, set);
 	c->frozen_val = c->offset + count;
-	pfm_rearm(c->event, ctx->smpl ? pfm_distance(c->last_reset) :
-		  PFM_PERIOD_MAX);
+	/*
+	 * With a format, c's periods while masked are the samples lost:
+	 * it counts on from its last reset value (reads give frozen_val)
+	 * and pfm_masked_ovfl() counts each period.  Without one, nothing
+	 * is done until the restart reloads it.
+	 */
+	if (ctx->smpl)
+		pfm_counter_reload(c, count, c->last_reset);
+	else
+		pfm_rearm(c->event, PFM_PERIOD_MAX);
 	if (notify) {
 		pfm_notify(ctx, set, regs, ctx->ovfl_pmds);
 		pfm_block_locked(ctx);
@@ -241,12 +259,47 @@ static void pfm_mask_notify(struct pfm_context *ctx, struct pfm_set *set,
 	irq_work_queue(&ctx->irq_work);
 }
 
-/* PMD c of the active set went past 2^64, the event at count. */
+/* Short reset of c and of the PMDs in its reset_pmds, c's event at count. */
+static void pfm_short_reset(struct pfm_set *set, struct pfm_counter *c,
+			    u64 count)
+{
+	unsigned int j;
+
+	pfm_reset_atomic(c, count, c->short_reset);
+	for (j = 0; j < PFM_NUM_COUNTERS; j++) {
+		struct pfm_counter *r = &set->ctr[j];
+
+		if (j == c->num || !(c->reset_pmds[j / 64] & (1ULL << (j % 64))))
+			continue;
+		pfm_reset_atomic(r, r->event ? local64_read(&r->event->count) : 0,
+				 r->short_reset);
+	}
+}
+
+/*
+ * The overflows of PMD c that wrapped to pmd, counted from its value:
+ * the one that wrapped it and every period of base (the value it would
+ * have been reloaded with) that went by since.  More than one when the
+ * interrupt came late: perf throttled the event (kernel.perf_event_
+ * max_sample_rate), a timer ran late, an interrupt found ovfl_lock
+ * taken.  An overflow is a sample or counted lost, never dropped because
+ * its interrupt did not come.
+ */
+static u64 pfm_periods(u64 pmd, u64 base)
+{
+	return 1 + pmd / pfm_distance(base);
+}
+
+/*
+ * PMD c of the active set went past 2^64, to pmd, the event at count,
+ * not masked.  With a format, the overflows before this one that came
+ * without an interrupt are counted lost.
+ */
 static void pfm_overflow(struct pfm_context *ctx, struct pfm_set *set,
-			 struct pfm_counter *c, u64 count, struct pt_regs *regs)
+			 struct pfm_counter *c, u64 count, u64 pmd,
+			 struct pt_regs *regs)
 {
 	bool kick = false;
-	unsigned int j;
 
 	if ((set->flags & PFM_SETFL_OVFL_SWITCH) && c->switch_cnt &&
 	    c->switch_left && !--c->switch_left) {
@@ -256,7 +309,9 @@ static void pfm_overflow(struct pfm_context *ctx, struct pfm_set *set,
 	}
 	if (ctx->smpl) {
 		/* the format records and decides (spec 4.2 step 4) */
-		unsigned int ctl = pfm_smpl_handler(ctx, set, c, count, regs);
+		u64 late = pfm_periods(pmd, c->short_reset) - 1;
+		unsigned int ctl = pfm_smpl_handler(ctx, set, c, count, late,
+						    regs);
 		bool notify = (ctl & PFM_SMPL_NOTIFY) &&
 			      (c->flags & PFM_PMDFL_OVFL_NOTIFY);
 
@@ -277,35 +332,119 @@ static void pfm_overflow(struct pfm_context *ctx, struct pfm_set *set,
 		return;
 	}
 	/* handled in the kernel: short reset of the PMD and its reset_pmds */
-	pfm_reset_atomic(c, count, c->short_reset);
-	for (j = 0; j < PFM_NUM_COUNTERS; j++) {
-		struct pfm_counter *r = &set->ctr[j];
-
-		if (j == c->num || !(c->reset_pmds[j / 64] & (1ULL << (j % 64))))
-			continue;
-		pfm_reset_atomic(r, r->event ? local64_read(&r->event->count) : 0,
-				 r->short_reset);
-	}
+	pfm_short_reset(set, c, count);
 	if (kick)
 		irq_work_queue(&ctx->irq_work);
 }
 
 /*
- * Take ovfl_lock from the overflow handler.  In NMI only a trylock is
- * safe; otherwise the holder is a command on another CPU (it disabled
- * interrupts here), so wait for it a little rather than lose the
- * overflow, but never forever: a kernel breakpoint hit while this CPU
- * holds the lock gives up.
+ * PMD c went past 2^64, to pmd, its event at count, while masked
+ * (ovfl_lock held).  Without a format the PMDs are frozen until the
+ * restart reloads them.  With one, each period of c that elapses is an
+ * overflow not recorded: counted lost, and c counts on as if reloaded
+ * with its last reset value (the generator does not advance), so that
+ * the next period is counted too.
  */
+static void pfm_masked_ovfl(struct pfm_context *ctx, struct pfm_counter *c,
+			    u64 count, u64 pmd)
+{
+	u64 n;
+
+	if (!ctx->smpl) {
+		pfm_rearm(c->event, PFM_PERIOD_MAX);
+		return;
+	}
+	n = pfm_periods(pmd, c->last_reset);
+	ctx->smpl->ovfls += n;
+	ctx->smpl->lost += n;
+	pfm_counter_reload(c, count, c->last_reset);
+}
+
+/*
+ * With a format, the overflows of PMD c (of the active set, its event at
+ * count) that no interrupt has processed yet are counted lost: true
+ * when there are some.  Called (ovfl_lock held) before process context
+ * reloads c, as an interrupt may be waiting for the lock: its overflows
+ * happened before the reload, which would drop them.
+ */
+bool pfm_ovfl_pending_locked(struct pfm_context *ctx, struct pfm_counter *c,
+			     u64 count)
+{
+	u64 pmd = c->offset + count, n;
+
+	lockdep_assert_held(&ctx->ovfl_lock);
+	if (!ctx->smpl || c->set != ctx->active || !c->hi ||
+	    pmd >= (1ULL << 63))
+		return false;
+	n = pfm_periods(pmd, ctx->masked ? c->last_reset : c->short_reset);
+	ctx->smpl->ovfls += n;
+	ctx->smpl->lost += n;
+	if (!ctx->masked)
+		ctx->smpl->late += n;
+	return true;
+}
+
+/*
+ * With a format, the overflows of the active set's PMDs that no
+ * interrupt has processed yet (perf throttled the event, or its events
+ * were disabled just after a PMD wrapped) are counted lost, and the PMDs
+ * reloaded as those overflows would have: called once the set's events
+ * are disabled (stop, set switch, unload), so that the counts are whole
+ * when the tool reads them.
+ */
+void pfm_flush_overflows(struct pfm_context *ctx)
+{
+	struct pfm_set *set = ctx->active;
+	unsigned long flags;
+	int i;
+
+	lockdep_assert_held(&ctx->lock);
+	if (!ctx->smpl)
+		return;
+	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
+	for (i = 0; i < PFM_NUM_COUNTERS; i++) {
+		struct pfm_counter *c = &set->ctr[i];
+		u64 count;
+
+		if (!c->event)
+			continue;
+		count = local64_read(&c->event->count);
+		if (!pfm_ovfl_pending_locked(ctx, c, count))
+			continue;
+		if (ctx->masked)
+			pfm_counter_reload(c, count, c->last_reset);
+		else
+			pfm_short_reset(set, c, count);
+	}
+	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
+}
+
+/*
+ * Take ovfl_lock from the overflow handler.  In NMI (a hardware PMU's
+ * interrupt, or a breakpoint hit in the kernel: x86 enters both as NMIs)
+ * only a trylock is safe: this CPU may hold the lock.  Otherwise the
+ * holder runs on another CPU with interrupts off, for a few
+ * instructions, unless its virtual CPU is not running (a loaded host):
+ * wait for it, up to 10 ms.  When the lock is not taken the interrupt is
+ * not processed: the PMD counts on, and the next interrupt (or the flush
+ * at stop or unload) counts the overflows it missed from its value.
+ */
+#define PFM_OVFL_LOCK_WAIT_NS	(10 * NSEC_PER_MSEC)
+
 static bool pfm_ovfl_lock(struct pfm_context *ctx, unsigned long *flags)
 {
-	int tries = in_nmi() ? 1 : 100000;
+	u64 until;
 
-	while (tries--) {
+	if (raw_spin_trylock_irqsave(&ctx->ovfl_lock, *flags))
+		return true;
+	if (in_nmi())
+		return false;
+	until = local_clock() + PFM_OVFL_LOCK_WAIT_NS;
+	do {
+		cpu_relax();
 		if (raw_spin_trylock_irqsave(&ctx->ovfl_lock, *flags))
 			return true;
-		cpu_relax();
-	}
+	} while (local_clock() < until);
 	return false;
 }
 
@@ -329,19 +468,6 @@ void pfm_ovfl_handler(struct perf_event *ev, struct perf_sample_data *data,
 		pfm_rearm(ev, PFM_PERIOD_MAX);
 		goto out;
 	}
-	if (ctx->masked) {
-		/*
-		 * With a format, the periods that elapse while masked are
-		 * samples lost (the blind spot a tool sees): count them.
-		 */
-		if (ctx->smpl && c->last_reset) {
-			ctx->smpl->lost++;
-			pfm_rearm(ev, pfm_distance(c->last_reset));
-		} else {
-			pfm_rearm(ev, PFM_PERIOD_MAX);
-		}
-		goto out;
-	}
 	count = local64_read(&ev->count);
 	pmd = c->offset + count;
 	if (!c->hi || pmd >= (1ULL << 63)) {
@@ -350,7 +476,10 @@ void pfm_ovfl_handler(struct perf_event *ev, struct perf_sample_data *data,
 		pfm_rearm(ev, pfm_distance(pmd));
 		goto out;
 	}
-	pfm_overflow(ctx, set, c, count, regs);
+	if (ctx->masked)
+		pfm_masked_ovfl(ctx, c, count, pmd);
+	else
+		pfm_overflow(ctx, set, c, count, pmd, regs);
 out:
 	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
 }

@@ -408,10 +408,12 @@ static u64 pfm_smpl_pmd_value(struct pfm_counter *r)
 /*
  * PMD c overflowed, its event at count (ovfl_lock held, interrupt
  * context): record a sample of the current thread with the values of
- * c's smpl_pmds in increasing PMD order.  Returns PFM_SMPL_*.
+ * c's smpl_pmds in increasing PMD order.  late: the overflows before
+ * this one that came without an interrupt, counted lost.  Returns
+ * PFM_SMPL_*.
  */
 unsigned int pfm_smpl_handler(struct pfm_context *ctx, struct pfm_set *set,
-			      struct pfm_counter *c, u64 count,
+			      struct pfm_counter *c, u64 count, u64 late,
 			      struct pt_regs *regs)
 {
 	struct pfm_smpl *s = ctx->smpl;
@@ -421,6 +423,9 @@ unsigned int pfm_smpl_handler(struct pfm_context *ctx, struct pfm_set *set,
 	const void *entry = &e;
 	u64 ip = 0;
 
+	s->ovfls += 1 + late;	/* this one is recorded, or lost in the format */
+	s->lost += late;
+	s->late += late;
 	if (regs && (user_mode(regs) || ctx->kernel_ip))
 		ip = instruction_pointer(regs);
 	memset(&e, 0, sizeof(e));

@@ -315,6 +315,11 @@ struct pfarg_ctxinfo {
 	__u64 ctx_smpl_lost;		/* out: with a format, overflows not
 					 * recorded (masked, or no room) */
 	__u64 ctx_reserved2[3];
+	/* appended (the first version ends above) */
+	__u64 ctx_smpl_ovfls;		/* out: with a format, every overflow:
+					 * recorded or in ctx_smpl_lost */
+	__u64 ctx_smpl_late;		/* out: of ctx_smpl_lost, overflows no
+					 * interrupt came for in time */
 };
 
 /* --- commands ----------------------------------------------------------- */
