@@ -396,7 +396,15 @@ static int m_finish(void *state)
 	memset(&ci, 0, sizeof(ci));
 	if (ioctl(s->fd, PFM_GETINFO_CTX, &ci))
 		return px_fail(errno, "cannot read the perfmon context: %s", strerror(errno));
-	s->st.dropped = ci.ctx_smpl_lost;
+	/* every overflow is a sample handed over here, or counted lost by
+	 * the kernel: not recorded (ctx_smpl_lost: the overflows no
+	 * interrupt came for in time, ctx_smpl_late, as the kernel's own
+	 * losses like the perf sampler's lost records; the others while
+	 * masked or saturated), or recorded and then overwritten by the
+	 * double buffer's cycling (hdr_lost) */
+	s->st.overflows = ci.ctx_smpl_ovfls;
+	s->st.lost = ci.ctx_smpl_late;
+	s->st.dropped = ci.ctx_smpl_lost - ci.ctx_smpl_late;
 	if (!s->dbl) {
 		const struct pfm_dfl_smpl_hdr *h = (const void *)s->buf;
 
