@@ -11,6 +11,31 @@ setup() {
 	pfm_setup
 }
 
+# adds_up N: pfm_test smpl_bp's $output says N overflows (ovfls), each a
+# sample read or counted lost: lost while masked or without room (lost),
+# or recorded and overwritten by the double buffer's cycling (cyclelost).
+# "adds_up -N": at most N overflows (a restart discards the part of a
+# period counted while masked).
+adds_up() {
+	local f samples lost ovfls cyclelost=0
+	read -ra f <<<"$output"
+	for ((i = 0; i + 1 < ${#f[@]}; i += 2)); do
+		case ${f[i]} in
+		samples) samples=${f[i + 1]} ;;
+		lost) lost=${f[i + 1]} ;;
+		ovfls) ovfls=${f[i + 1]} ;;
+		cyclelost) cyclelost=${f[i + 1]} ;;
+		esac
+	done
+	echo "overflows $ovfls: samples $samples + lost $lost + overwritten $cyclelost"
+	if [ "$1" -lt 0 ]; then
+		[ "$ovfls" -le $((-$1)) ] && [ "$ovfls" -gt 0 ]
+	else
+		[ "$ovfls" -eq "$1" ]
+	fi
+	[ $((samples + lost + cyclelost)) -eq "$ovfls" ]
+}
+
 @test "create with a format: name, argument size, buffer size, flags, reserved fields" {
 	run -0 pfm_test smpl_create default 16 65536
 	assert_output "OK 65536"
@@ -88,50 +113,67 @@ setup() {
 
 @test "default format, notification: exactly N/P samples at the function, none lost" {
 	run -0 pfm_test smpl_bp default 1000 1 100 notify
-	assert_output "end 1 samples 1000 bad 0 notes 10 lost 0 overflows 10"
+	assert_output "end 1 samples 1000 bad 0 notes 10 lost 0 ovfls 1000 overflows 10"
 	run -0 pfm_test smpl_bp default 777 7 100 notify
-	assert_output "end 1 samples 111 bad 0 notes 1 lost 0 overflows 1"
+	assert_output "end 1 samples 111 bad 0 notes 1 lost 0 ovfls 111 overflows 1"
 	run -0 pfm_test smpl_bp default 3000 1000 100 notify
-	assert_output "end 1 samples 3 bad 0 notes 0 lost 0 overflows 0"
+	assert_output "end 1 samples 3 bad 0 notes 0 lost 0 ovfls 3 overflows 0"
 }
 
 @test "default format: the body holds the sampled PMDs' values" {
 	run -0 pfm_test smpl_bp default 500 5 30 notify 1
-	assert_output "end 1 samples 100 bad 0 notes 3 lost 0 overflows 3"
+	assert_output "end 1 samples 100 bad 0 notes 3 lost 0 ovfls 100 overflows 3"
 }
 
 @test "default format, saturation: exactly the buffer's capacity, the rest counted lost" {
 	run -0 pfm_test smpl_bp default 1000 1 100 saturate
-	assert_output "end 1 samples 100 bad 0 notes 0 lost 900 overflows 1"
+	assert_output "end 1 samples 100 bad 0 notes 0 lost 900 ovfls 1000 overflows 1"
 	run -0 pfm_test smpl_bp default 1000 3 50 saturate
-	assert_output "end 1 samples 50 bad 0 notes 0 lost 283 overflows 1"
+	assert_output "end 1 samples 50 bad 0 notes 0 lost 283 ovfls 333 overflows 1"
 }
 
 @test "default format, notification without blocking: recorded plus lost is N/P" {
 	run -0 pfm_test smpl_bp default 3000 1 100 noblock
 	echo "$output"
-	[[ "$output" =~ ^end\ 1\ samples\ ([0-9]+)\ bad\ 0\ notes\ [0-9]+\ lost\ ([0-9]+) ]]
-	[ $(( BASH_REMATCH[1] + BASH_REMATCH[2] )) -eq 3000 ]
+	[[ "$output" =~ ^end\ 1\ samples\ [0-9]+\ bad\ 0\  ]]
+	adds_up 3000
+	run -0 pfm_test smpl_bp default 3000 3 100 noblock
+	echo "$output"
+	[[ "$output" =~ ^end\ 1\ samples\ [0-9]+\ bad\ 0\  ]]
+	adds_up -1000
+}
+
+# The target runs on while the tool takes each full buffer and restarts:
+# 200 restarts race with its calls (a restart that let calls through
+# between its read of the count and the unmask once left the PMD past
+# its reset value, not armed to wrap: the rest of the calls vanished).
+@test "at one sample per call without blocking, every call is a sample or counted lost" {
+	for fmt in default double-buffer; do
+		run -0 pfm_test smpl_bp $fmt 20000 1 100 noblock
+		echo "$fmt: $output"
+		[[ "$output" =~ ^end\ 1\ samples\ [0-9]+\ bad\ 0\  ]]
+		adds_up 20000
+	done
 }
 
 @test "double-buffer: halves handed over while recording goes on; recorded plus overwritten is N/P" {
 	run -0 pfm_test smpl_bp double-buffer 3000 1 500 notify
 	echo "$output"
-	[[ "$output" =~ ^end\ 1\ samples\ ([0-9]+)\ bad\ 0\ notes\ ([0-9]+)\ lost\ 0\ overflows\ ([0-9]+)\ cycles\ [0-9]+\ cyclelost\ ([0-9]+)$ ]]
-	[ $(( BASH_REMATCH[1] + BASH_REMATCH[4] )) -eq 3000 ]
-	[ "${BASH_REMATCH[2]}" -ge 1 ]
+	[[ "$output" =~ ^end\ 1\ samples\ [0-9]+\ bad\ 0\ notes\ ([0-9]+)\ lost\ 0\  ]]
+	[ "${BASH_REMATCH[1]}" -ge 1 ]
+	adds_up 3000
 }
 
 @test "double-buffer without a tool: it cycles in its own half" {
 	run -0 pfm_test smpl_bp double-buffer 1000 1 100 cycle
-	assert_output "end 1 samples 100 bad 0 notes 0 lost 0 overflows 1 cycles 9 cyclelost 900"
+	assert_output "end 1 samples 100 bad 0 notes 0 lost 0 ovfls 1000 overflows 1 cycles 9 cyclelost 900"
 }
 
 @test "double-buffer MASK_WHEN_FULL: recorded plus lost while masked is N/P" {
 	run -0 pfm_test smpl_bp double-buffer 3000 1 100 saturate
 	echo "$output"
-	[[ "$output" =~ ^end\ 1\ samples\ ([0-9]+)\ bad\ 0\ notes\ [0-9]+\ lost\ ([0-9]+)\ overflows\ [0-9]+\ cycles\ 0\ cyclelost\ 0$ ]]
-	[ $(( BASH_REMATCH[1] + BASH_REMATCH[2] )) -eq 3000 ]
+	[[ "$output" =~ ^end\ 1\ samples\ [0-9]+\ bad\ 0\ .*\ cycles\ 0\ cyclelost\ 0$ ]]
+	adds_up 3000
 }
 
 @test "randomised resets in samples: the generator's series, each in [base, base+mask]" {

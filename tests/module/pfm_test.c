@@ -1180,8 +1180,8 @@ static int smpl_next_full(const void *buf)
  * MASK_WHEN_FULL), cycle (double-buffer, no notification: it cycles).
  * BODY 1 records PMD1 (a second breakpoint counting every call) in each
  * sample.  MASK SEED randomise PMD0's short resets.  Prints what was
- * read: samples, bad ones, notifications, the buffer's own counts and
- * the lost count of PFM_GETINFO_CTX.
+ * read: samples, bad ones, notifications, the lost and overflow counts
+ * of PFM_GETINFO_CTX and the buffer's own counts.
  */
 static void sc_smpl_bp(int argc, char **argv)
 {
@@ -1285,9 +1285,12 @@ static void sc_smpl_bp(int argc, char **argv)
 		smpl_walk_dfl(&k, sc.buf);
 	}
 	ctxinfo(sc.fd, &ci);
-	printf("end %d samples %llu bad %llu notes %ld lost %llu", done,
+	printf("end %d samples %llu bad %llu notes %ld lost %llu ovfls %llu", done,
 	       (unsigned long long)k.samples, (unsigned long long)k.bad, notes,
-	       (unsigned long long)ci.ctx_smpl_lost);
+	       (unsigned long long)ci.ctx_smpl_lost,
+	       (unsigned long long)ci.ctx_smpl_ovfls);
+	if (ci.ctx_smpl_late)	/* lost for want of an interrupt (throttled) */
+		printf(" late %llu", (unsigned long long)ci.ctx_smpl_late);
 	if (dbl) {
 		const struct pfm_dbl_smpl_hdr *h = sc.buf;
 
