@@ -330,6 +330,23 @@ static int m_hand_over_half(struct msampler *s, int i)
 					  m_sample, s));
 }
 
+/* The FULL half of the double buffer not handed over yet with the lowest
+ * sequence number, or -1.  A half handed over stays FULL when its restart
+ * found the context unloaded (the command had ended): it is not read
+ * again at the next notification. */
+static int m_next_unread_half(const struct msampler *s)
+{
+	const struct pfm_dbl_smpl_hdr *h = (const void *)s->buf;
+	int best = -1;
+
+	for (int i = 0; i < 2; i++)
+		if (h->hdr_half[i].half_state == PFM_DBL_HALF_FULL &&
+		    h->hdr_half[i].half_seq > s->read_seq &&
+		    (best < 0 || h->hdr_half[i].half_seq < h->hdr_half[best].half_seq))
+			best = i;
+	return best;
+}
+
 static int m_notification(struct msampler *s)
 {
 	int ret, i;
@@ -338,7 +355,7 @@ static int m_notification(struct msampler *s)
 	if (!s->dbl) {
 		ret = m_keep_cb(s, px_dfl_read(s->buf, s->map, m_body, s, m_sample, s));
 	} else {
-		i = px_dbl_next_full(s->buf);
+		i = m_next_unread_half(s);
 		if (i < 0)
 			return 0;
 		ret = m_hand_over_half(s, i);
@@ -420,16 +437,12 @@ static int m_finish(void *state)
 		s->st.overwritten = h->hdr_lost;
 		/* the FULL halves not handed over yet, oldest first */
 		for (int k = 0; k < 2 && !ret; k++) {
-			int i = px_dbl_next_full(s->buf);
+			int i = m_next_unread_half(s);
 
-			if (i < 0 || h->hdr_half[i].half_seq <= s->read_seq)
+			if (i < 0)
 				break;
 			ret = m_hand_over_half(s, i);
 		}
-		for (int i = 0; i < 2 && !ret; i++)
-			if (h->hdr_half[i].half_state == PFM_DBL_HALF_FULL &&
-			    h->hdr_half[i].half_seq > s->read_seq)
-				ret = m_hand_over_half(s, i);
 		if (!ret && h->hdr_half[cur].half_state == PFM_DBL_HALF_FREE &&
 		    h->hdr_half[cur].half_count) {
 			memcpy(s->copy, s->buf, s->map);

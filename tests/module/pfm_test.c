@@ -1158,13 +1158,17 @@ static void smpl_walk_half(struct smpl_check *k, const void *buf, int i)
 		k->bad++;
 }
 
-static int smpl_next_full(const void *buf)
+/* The FULL half with the lowest sequence number above read_seq (not read
+ * yet: a half read stays FULL when its restart found the context
+ * unloaded), or -1. */
+static int smpl_next_full(const void *buf, uint64_t read_seq)
 {
 	const struct pfm_dbl_smpl_hdr *h = buf;
 	int best = -1;
 
 	for (int i = 0; i < 2; i++)
 		if (h->hdr_half[i].half_state == PFM_DBL_HALF_FULL &&
+		    h->hdr_half[i].half_seq > read_seq &&
 		    (best < 0 || h->hdr_half[i].half_seq < h->hdr_half[best].half_seq))
 			best = i;
 	return best;
@@ -1249,7 +1253,7 @@ static void sc_smpl_bp(int argc, char **argv)
 		}
 		notes++;
 		if (dbl) {
-			int i = smpl_next_full(sc.buf);
+			int i = smpl_next_full(sc.buf, read_seq);
 
 			if (i < 0) {
 				k.bad++;
@@ -1270,14 +1274,11 @@ static void sc_smpl_bp(int argc, char **argv)
 	waitpid(pid, NULL, 0);
 	if (dbl) {
 		const struct pfm_dbl_smpl_hdr *h = sc.buf;
-		int i = smpl_next_full(sc.buf);
+		int i;
 
-		if (i >= 0) {
-			if (h->hdr_half[i].half_seq > read_seq)
-				smpl_walk_half(&k, sc.buf, i);
-			if (h->hdr_half[i ^ 1].half_state == PFM_DBL_HALF_FULL &&
-			    h->hdr_half[i ^ 1].half_seq > read_seq)
-				smpl_walk_half(&k, sc.buf, i ^ 1);
+		while ((i = smpl_next_full(sc.buf, read_seq)) >= 0) {
+			smpl_walk_half(&k, sc.buf, i);
+			read_seq = h->hdr_half[i].half_seq;
 		}
 		if (h->hdr_half[h->hdr_cur_half].half_state == PFM_DBL_HALF_FREE)
 			smpl_walk_half(&k, sc.buf, (int)h->hdr_cur_half);
