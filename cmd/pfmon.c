@@ -258,6 +258,18 @@ static void warn_unsupported(const struct px_monitor *m)
 					m->opts.sets[s].events[i].name);
 }
 
+/* -v: the counters are attached and counting; a script can wait for this
+ * line before it signals pfmon or lets an attached task go on. */
+static void say_started(const struct px_monitor *m, void *arg)
+{
+	(void)arg;
+	if (m->opts.system_wide)
+		fprintf(stderr, "pfmon: counting started on %zu CPU%s\n", m->nunits,
+			m->nunits == 1 ? "" : "s");
+	else
+		fprintf(stderr, "pfmon: counting started on task %d\n", (int)m->units[0].tid);
+}
+
 static int measure(struct options *o, char **cmd, struct px_outfile *out)
 {
 	struct px_monitor_opts mo = { 0 };
@@ -299,8 +311,10 @@ static int measure(struct options *o, char **cmd, struct px_outfile *out)
 		mo.on_interval = px_mon_interval_print;
 		mo.interval_arg = &iv;
 	}
-	if (o->verbose)
+	if (o->verbose) {
 		fprintf(stderr, "pfmon: backend %s, %zu event set(s)\n", mo.backend->name, o->nsets);
+		mo.on_start = say_started;
+	}
 	px_fail(0, "%s", "");
 	ret = px_monitor_run(&mo, &m);
 	free(cpus);

@@ -193,6 +193,13 @@ static int start_session(struct loop *l)
 	return 0;
 }
 
+/* Tell the front end the counters are attached and counting. */
+static void announce_start(const struct px_monitor *m)
+{
+	if (m->opts.on_start)
+		m->opts.on_start(m, m->opts.start_arg);
+}
+
 static void switch_set(struct px_monitor *m)
 {
 	size_t next = (m->cur_set + 1) % m->opts.nsets;
@@ -258,12 +265,16 @@ static int on_exec(struct loop *l, pid_t tid)
 {
 	struct px_monitor *m = l->m;
 	struct px_unit *u = find_unit(m, tid);
+	int ret;
 
 	if (u)
 		read_comm(tid, u->comm, sizeof(u->comm));
 	if (tid == l->main_pid && !l->main_exec_seen && m->opts.argv) {
 		l->main_exec_seen = true;
-		return start_session(l);
+		ret = start_session(l);
+		if (!ret)
+			announce_start(m);
+		return ret;
 	}
 	if (u && !(m->opts.follow & PX_FOLLOW_EXEC))
 		freeze_unit(m, u);
@@ -543,6 +554,8 @@ static int attach_stopped(struct loop *l, pid_t pid)
 	 * goes on to the task */
 	sig = (st >> 16) == PTRACE_EVENT_STOP ? 0 : WSTOPSIG(st);
 	ptrace(PTRACE_CONT, pid, NULL, (void *)(long)sig);
+	if (!ret)
+		announce_start(l->m);
 	return ret;
 }
 
@@ -594,8 +607,10 @@ static int run_system_wide(struct loop *l)
 			return ret;
 		}
 	}
-	if (!ret)
+	if (!ret) {
+		announce_start(m);
 		ret = run_loop(l);
+	}
 	stop_all(m);
 	if (m->opts.argv && !l->main_done) {
 		/* timeout or signal: the command goes on without us */

@@ -36,6 +36,10 @@ struct px_monitor_opts {
 	/* Called with every unit's counts read as they stand now. */
 	void (*on_interval)(const struct px_monitor *m, void *arg);
 	void *interval_arg;
+	/* Called once the counters are attached and counting (the command
+	 * exec'd, the attached task let go on, every CPU's counters on). */
+	void (*on_start)(const struct px_monitor *m, void *arg);
+	void *start_arg;
 };
 
 /* One measured thread or CPU and its counts. */
