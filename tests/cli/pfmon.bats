@@ -86,19 +86,28 @@ within_pct() { # value reference percent
 # up to 100% within 2 points.  refault faults at a steady rate to its end
 # (touch_pages would end by freeing all its pages, CPU time without faults
 # that skews the estimate of whichever set is active then).
+# The estimate is a statistical one: it assumes the event's rate does not
+# depend on which set is active, and on a loaded host a stall can fall on
+# one set's turns (one run in 60 landed 8.7% low under two busy loops and
+# two VMs).  So the median of five runs' estimates must be within 5%,
+# as the module suite does it; every run's shares must add up.
 check_scaling() {
-	local k=$1 args=() i
+	local k=$1 args=() i ests=()
 	run -0 --separate-stderr "$PFMON" -x, -e page-faults "$W/refault" 250000
 	alone=$(pfmon_csv "$output" all)
 	for (( i = 1; i < k; i++ )); do args+=(-e task-clock); done
-	run -0 --separate-stderr "$PFMON" -x, --switch-timeout=5 "${args[@]}" -e page-faults "$W/refault" 250000
-	est=$(pfmon_csv "$output" all)
-	raw=$(pfmon_csv "$output" all raw)
-	echo "k=$k alone=$alone estimate=$est raw=$raw" >&3
-	(( raw < est ))
+	for i in 1 2 3 4 5; do
+		run -0 --separate-stderr "$PFMON" -x, --switch-timeout=5 "${args[@]}" -e page-faults "$W/refault" 250000
+		est=$(pfmon_csv "$output" all)
+		raw=$(pfmon_csv "$output" all raw)
+		(( raw < est ))
+		sum=$(active_sum "$output")
+		within_pct "$sum" 100 2
+		ests+=("$est")
+	done
+	est=$(printf '%s\n' "${ests[@]}" | sort -n | sed -n 3p)
+	echo "k=$k alone=$alone estimates=${ests[*]} median=$est" >&3
 	within_pct "$est" "$alone" 5
-	sum=$(active_sum "$output")
-	within_pct "$sum" 100 2
 }
 
 @test "pfmon scales an event multiplexed in 2 sets to within 5%" {
