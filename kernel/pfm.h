@@ -12,6 +12,7 @@
 #include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
+#include <linux/timekeeping.h>
 #include <linux/uidgid.h>
 #include <linux/types.h>
 #include <linux/wait.h>
@@ -141,7 +142,7 @@ struct pfm_set {
 	u64 timeout;			/* ns, effective */
 	u64 runs;
 	u64 act_duration;		/* ns active while started, unmasked */
-	u64 act_since;			/* local_clock() when it began, or 0 */
+	u64 act_since;			/* pfm_set_clock_now() at its start, or 0 */
 	u64 switch_pmds[PFM_PMD_BV];
 	struct pfm_counter ctr[PFM_NUM_COUNTERS];
 };
@@ -185,6 +186,19 @@ struct pfm_context {
 	unsigned int msg_count;
 	u64 msg_dropped;
 };
+
+/*
+ * The clock of the sets' active durations: CLOCK_MONOTONIC, the same on
+ * every CPU (a set's time starts on one CPU and may end on another) and
+ * the clock user space measures with; safe in NMI.  Not local_clock():
+ * where the TSC is unstable (the TCG test guest) it is a per-CPU clock
+ * held within a tick of the timekeeping, and a set switched just after
+ * the guest's CPU came back from a host stall lost the stall.
+ */
+static inline u64 pfm_set_clock_now(void)
+{
+	return ktime_get_mono_fast_ns();
+}
 
 /* pfm_pmu.c: the logical PMU */
 int pfm_pmu_init(void);

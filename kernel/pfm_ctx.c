@@ -311,7 +311,7 @@ static void pfm_set_clock(struct pfm_context *ctx, bool run)
 {
 	struct pfm_set *set = ctx->active;
 	unsigned long flags;
-	u64 now = local_clock();
+	u64 now = pfm_set_clock_now();
 
 	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
 	if (set->act_since) {
@@ -1054,7 +1054,7 @@ int pfm_ctx_getinfo_set(struct pfm_context *ctx, struct pfarg_setinfo *si)
 	si->set_runs = set->runs;
 	si->set_act_duration = set->act_duration;
 	if (set->act_since)
-		si->set_act_duration += local_clock() - set->act_since;
+		si->set_act_duration += pfm_set_clock_now() - set->act_since;
 	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
 	return 0;
 }

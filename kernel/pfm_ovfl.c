@@ -110,7 +110,7 @@ static void pfm_set_bit(u64 *bv, unsigned int n)
 /* Mask: every PMD of the set reads its value of now until restart. */
 static void pfm_mask(struct pfm_context *ctx, struct pfm_set *set)
 {
-	u64 now = local_clock();
+	u64 now = pfm_set_clock_now();
 	int i;
 
 	for (i = 0; i < PFM_NUM_COUNTERS; i++) {

@@ -166,12 +166,22 @@ profile_pct() {
 	awk -F, -v f="$2" '$1 == "profile" && $2 == "cpu-clock" && $6 == f { print $5 }' <<<"$1"
 }
 
-@test "module sampling: cpu-clock attributes split's 70% and 30% within 5 points" {
-	local h l
-	run -0 --separate-stderr pfmon --backend=module -x, -e cpu-clock --long-smpl-periods=500000 "$W/split" 1000
-	h=$(profile_pct "$output" heavy_function)
-	l=$(profile_pct "$output" light_function)
-	echo "heavy $h% light $l%"
+# split spends 70% of its loop in heavy_function, 30% in light_function.
+# The share of cpu-clock samples in each is binomial: at 1,000 rounds
+# (some 480 samples) single runs spread over 63-73% for either backend on
+# a loaded host; the median of three runs of 4,000 rounds (some 1,900
+# samples each) stays within 2 points.
+@test "module sampling: cpu-clock attributes split's 70% and 30% within 5 points (median of 3)" {
+	local r hs=() ls=() h l
+	for r in 1 2 3; do
+		run -0 --separate-stderr pfmon --backend=module -x, -e cpu-clock \
+			--long-smpl-periods=500000 "$W/split" 4000
+		hs+=("$(profile_pct "$output" heavy_function)")
+		ls+=("$(profile_pct "$output" light_function)")
+	done
+	h=$(printf '%s\n' "${hs[@]}" | sort -n | sed -n 2p)
+	l=$(printf '%s\n' "${ls[@]}" | sort -n | sed -n 2p)
+	echo "heavy ${hs[*]}: median $h%; light ${ls[*]}: median $l%"
 	[ -n "$h" ] && [ -n "$l" ]
 	awk -v h="$h" -v l="$l" 'BEGIN { exit !(h >= 65 && h <= 75 && l >= 25 && l <= 35) }'
 }

@@ -1428,13 +1428,17 @@ static void spin_ms(long ms)
  * sets_timeout K MS: K sets switching on a timeout of MS ms of our own CPU
  * time, task-clock in each; spin 600 ms.  Prints each set's runs and
  * share of the active time, the sum of the durations against the time
- * spun, and the task-clock of each set against its duration.
+ * spun, and the sets' task-clock against their durations.  (Summed, not
+ * set by set: task-clock is perf's clock, the guest's sched_clock, which
+ * with its unstable TSC lags CLOCK_MONOTONIC after a host stall until
+ * the next tick, so a switch just then moves the stall from one set's
+ * task-clock to the next one's.)
  */
 static void sc_sets_timeout(int argc, char **argv)
 {
 	long k = arg_l(argc, argv, 1, 2), ms = arg_l(argc, argv, 2, 10);
-	int fd = pfm_context(0), ok = 1;
-	uint64_t sum = 0, t0, spun, dur[8], runs[8];
+	int fd = pfm_context(0);
+	uint64_t sum = 0, clocks = 0, t0, spun, dur[8], runs[8];
 
 	if (k < 1 || k > 8)
 		k = 2;
@@ -1461,9 +1465,7 @@ static void sc_sets_timeout(int argc, char **argv)
 		dur[i] = si.set_act_duration;
 		runs[i] = si.set_runs;
 		sum += dur[i];
-		/* the set's task-clock is within 10% of its active time */
-		if (p.reg_value < dur[i] * 9 / 10 || p.reg_value > dur[i] * 11 / 10)
-			ok = 0;
+		clocks += p.reg_value;
 	}
 	for (long i = 0; i < k; i++) {
 		double share = 100.0 * (double)dur[i] / (double)sum;
@@ -1472,9 +1474,10 @@ static void sc_sets_timeout(int argc, char **argv)
 		       runs[i] >= (uint64_t)(600 / ms / k / 2) ? "many" : "few",
 		       share > 100.0 / k - 10 && share < 100.0 / k + 10 ? "fair" : "unfair");
 	}
+	/* the sets' task-clock within 10% of their active time */
 	printf("sum %s clocks %s\n",
 	       sum > spun * 9 / 10 && sum <= spun + 1000000 ? "covers" : "differs",
-	       ok ? "match" : "differ");
+	       clocks >= sum * 9 / 10 && clocks <= sum * 11 / 10 ? "match" : "differ");
 }
 
 /*
