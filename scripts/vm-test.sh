@@ -52,6 +52,11 @@ for ((i = got + 1; i <= plan; i++)); do
 	failed=1
 done
 
+if [ "$qemu_rc" = 124 ] || ! vm_guest_finished module; then
+	vm_log "the guest did not finish (qemu status $qemu_rc); its console ends with:"
+	tail -40 "$VM_DIR/console-module.log" 2>/dev/null | tr -d '\r' | sed 's/^/console: /' >&2 || true
+fi
+
 reports=$(vm_console_reports module)
 if [ -n "$reports" ]; then
 	vm_log "the guest's console reports stuck tasks:"
