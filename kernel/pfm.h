@@ -75,9 +75,11 @@ struct pfm_block {
 	refcount_t ref;
 	wait_queue_head_t wq;
 	struct callback_head work;
-	bool queued;			/* work queued on the target (ovfl_lock) */
-	bool blocking;			/* the target must wait */
+	unsigned long flags;		/* PFM_BLOCK_*, atomic bit operations */
 };
+
+#define PFM_BLOCK_WAIT		0	/* the target must wait */
+#define PFM_BLOCK_QUEUED	1	/* work queued on the target, or running */
 
 /*
  * A time-based set switch of a per-thread context, done by its target on

@@ -149,13 +149,28 @@ static void pfm_notify(struct pfm_context *ctx, struct pfm_set *set,
 	pfm_queue_msg_locked(ctx, &msg);
 }
 
-/* The thread waits here, on its way back to user mode, for the restart. */
+/*
+ * The thread waits here, on its way back to user mode, for the restart.
+ * A notification that blocks it again after its wake-up (an interrupt
+ * of the thread itself, while this runs) finds the work still queued
+ * and does not queue it: the work sees that and waits again, unless the
+ * notification came after QUEUED was cleared and queued the work anew.
+ */
 static void pfm_block_work(struct callback_head *head)
 {
 	struct pfm_block *b = container_of(head, struct pfm_block, work);
 
-	wait_event_killable(b->wq, !READ_ONCE(b->blocking));
-	WRITE_ONCE(b->queued, false);
+	for (;;) {
+		if (wait_event_killable(b->wq, !test_bit(PFM_BLOCK_WAIT, &b->flags))) {
+			clear_bit(PFM_BLOCK_QUEUED, &b->flags);
+			break;		/* killed: it goes */
+		}
+		clear_bit(PFM_BLOCK_QUEUED, &b->flags);
+		smp_mb__after_atomic();	/* pairs with pfm_block_locked() */
+		if (!test_bit(PFM_BLOCK_WAIT, &b->flags) ||
+		    test_and_set_bit(PFM_BLOCK_QUEUED, &b->flags))
+			break;
+	}
 	if (refcount_dec_and_test(&b->ref))
 		kfree(b);
 	module_put(THIS_MODULE);
@@ -193,10 +208,13 @@ static void pfm_block_locked(struct pfm_context *ctx)
 
 	if (!b || ctx->self || current != ctx->task)
 		return;
-	WRITE_ONCE(b->blocking, true);
+	set_bit(PFM_BLOCK_WAIT, &b->flags);
+	smp_mb__after_atomic();	/* pairs with pfm_block_work() */
+	if (test_and_set_bit(PFM_BLOCK_QUEUED, &b->flags))
+		return;		/* the queued (or running) work waits */
 	/* not queued when the target is exiting: nothing to block */
-	if (!b->queued && pfm_queue_on_current(&b->work, pfm_block_work, &b->ref))
-		b->queued = true;
+	if (!pfm_queue_on_current(&b->work, pfm_block_work, &b->ref))
+		clear_bit(PFM_BLOCK_QUEUED, &b->flags);
 }
 
 /* Let a blocked target go (ovfl_lock held). */
@@ -204,10 +222,8 @@ void pfm_unblock_locked(struct pfm_context *ctx)
 {
 	struct pfm_block *b = ctx->block;
 
-	if (!b || !READ_ONCE(b->blocking))
-		return;
-	WRITE_ONCE(b->blocking, false);
-	wake_up(&b->wq);
+	if (b && test_and_clear_bit(PFM_BLOCK_WAIT, &b->flags))
+		wake_up(&b->wq);
 }
 
 /*
