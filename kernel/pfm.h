@@ -135,6 +135,21 @@ struct pfm_counter {
 	u32 gen;			/* bumped when offset changes */
 };
 
+/*
+ * The count of r's event at the overflow of c, whose event is at count
+ * (ovfl_lock held).  Two PMDs programmed alike count the same occurrences,
+ * as two hardware counters do, but their perf events see one trigger (a
+ * breakpoint, a uprobe) in turn, in an order of the kernel's: r may not
+ * have counted the occurrence that overflowed c yet.  It takes c's count.
+ */
+static inline u64 pfm_count_at(const struct pfm_counter *r,
+			       const struct pfm_counter *c, u64 count)
+{
+	if (r->evtsel == c->evtsel && r->ext1 == c->ext1 && r->ext2 == c->ext2)
+		return count;
+	return local64_read(&r->event->count);
+}
+
 struct pfm_set {
 	struct list_head list;		/* ctx->sets, by increasing id */
 	struct pfm_context *ctx;

@@ -287,7 +287,7 @@ static void pfm_short_reset(struct pfm_set *set, struct pfm_counter *c,
 
 		if (j == c->num || !(c->reset_pmds[j / 64] & (1ULL << (j % 64))))
 			continue;
-		pfm_reset_atomic(r, r->event ? local64_read(&r->event->count) : 0,
+		pfm_reset_atomic(r, r->event ? pfm_count_at(r, c, count) : 0,
 				 r->short_reset);
 	}
 }

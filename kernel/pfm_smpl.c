@@ -393,16 +393,16 @@ int pfm_smpl_mmap(struct pfm_context *ctx, struct vm_area_struct *vma)
 
 /* --- recording ---------------------------------------------------------- */
 
-/* PMD r of the set now (interrupt context, ovfl_lock held). */
-static u64 pfm_smpl_pmd_value(struct pfm_counter *r)
+/* PMD r of the set at the overflow of c, c's event at count (interrupt
+ * context, ovfl_lock held). */
+static u64 pfm_smpl_pmd_value(struct pfm_counter *r, struct pfm_counter *c,
+			      u64 count)
 {
-	struct perf_event *ev = READ_ONCE(r->event);
-
-	if (!ev)
+	if (!READ_ONCE(r->event))
 		return r->value;
 	if (r->frozen)
 		return r->frozen_val;
-	return r->offset + local64_read(&ev->count);
+	return r->offset + pfm_count_at(r, c, count);
 }
 
 /*
@@ -443,7 +443,7 @@ unsigned int pfm_smpl_handler(struct pfm_context *ctx, struct pfm_set *set,
 		if (!(c->smpl_pmds[0] & (1ULL << j)))
 			continue;
 		body[n++] = &set->ctr[j] == c ? c->offset + count :
-			    pfm_smpl_pmd_value(&set->ctr[j]);
+			    pfm_smpl_pmd_value(&set->ctr[j], c, count);
 	}
 	return s->fmt->record(s, entry, pfm_entry_size(s), body, n);
 }
