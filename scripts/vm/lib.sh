@@ -6,7 +6,7 @@
 
 VM_DIR=${VM_DIR:-build/vm}
 VM_TIMEOUT=${VM_TIMEOUT:-900}
-HELPERS="pfm_test pfm_fuzz pfm_bench runas"
+HELPERS="pfm_test pfm_fuzz pfm_bench runas swkeys"
 
 vm_log() {
 	echo "vm: $*" >&2
