@@ -40,9 +40,10 @@ struct options {
 	struct px_smpl_spec smpl;
 	char *smpl_outfile;
 	int saturate, no_block, resolve, profile_lines, profile_inlined, profile_top;
+	const char *profile_by;
 };
 
-static void usage_error(const char *msg)
+static __attribute__((noreturn)) void usage_error(const char *msg)
 {
 	fprintf(stderr, "pfmon: %s\nTry 'pfmon --help' for more information.\n", msg);
 	exit(EXIT_USAGE);
@@ -117,6 +118,8 @@ static struct poptOption *option_table(struct options *o)
 		  "rank source lines instead of functions", NULL },
 		{ "profile-inlined", 0, POPT_ARG_NONE, &o->profile_inlined, 0,
 		  "rank the innermost inlined functions instead of symbols", NULL },
+		{ "profile-by", 0, POPT_ARG_STRING, &o->profile_by, 0,
+		  "rank samples by function (default), inlined, line, comm (process name), pid or cpu", "KEY" },
 		{ "profile-top", 0, POPT_ARG_INT, &o->profile_top, 0,
 		  "show the N first entries of each profile (default 20, 0: all)", "N" },
 		{ "outfile", 0, POPT_ARG_STRING, &o->outfile, 0, "write the results to FILE", "FILE" },
@@ -262,12 +265,14 @@ static void warn_unsupported(const struct px_monitor *m)
  * line before it signals pfmon or lets an attached task go on. */
 static void say_started(const struct px_monitor *m, void *arg)
 {
+	const char *what = m->opts.sampling ? "sampling" : "counting";
+
 	(void)arg;
 	if (m->opts.system_wide)
-		fprintf(stderr, "pfmon: counting started on %zu CPU%s\n", m->nunits,
+		fprintf(stderr, "pfmon: %s started on %zu CPU%s\n", what, m->nunits,
 			m->nunits == 1 ? "" : "s");
 	else
-		fprintf(stderr, "pfmon: counting started on task %d\n", (int)m->units[0].tid);
+		fprintf(stderr, "pfmon: %s started on task %d\n", what, (int)m->units[0].tid);
 }
 
 static int measure(struct options *o, char **cmd, struct px_outfile *out)
@@ -342,27 +347,44 @@ static int measure(struct options *o, char **cmd, struct px_outfile *out)
 }
 
 /* Sampling options that make no sense, or that sampling cannot do yet. */
-static void check_sampling(struct options *o, char **cmd)
+/* What the profile ranks: --profile-by, or its older spellings. */
+static enum px_profile_by profile_by(const struct options *o)
+{
+	static const struct { const char *name; enum px_profile_by by; } keys[] = {
+		{ "function", PX_PROFILE_FUNCTIONS }, { "inlined", PX_PROFILE_INLINED },
+		{ "line", PX_PROFILE_LINES }, { "comm", PX_PROFILE_COMM },
+		{ "pid", PX_PROFILE_PID }, { "cpu", PX_PROFILE_CPU },
+	};
+
+	if (o->profile_lines)
+		return PX_PROFILE_LINES;
+	if (o->profile_inlined)
+		return PX_PROFILE_INLINED;
+	if (!o->profile_by)
+		return PX_PROFILE_FUNCTIONS;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(o->profile_by, keys[i].name))
+			return keys[i].by;
+	usage_error("--profile-by takes function, inlined, line, comm, pid or cpu");
+}
+
+static void check_sampling(struct options *o)
 {
 	bool sampling = px_smpl_spec_sampling(&o->smpl);
 
 	if (!sampling) {
 		if (o->no_block)
 			usage_error("--no-overflow-block needs sampling: give --long-smpl-periods=N,...");
-		if (o->smpl_outfile || o->resolve || o->profile_lines || o->profile_inlined)
+		if (o->smpl_outfile || o->resolve || o->profile_lines || o->profile_inlined ||
+		    o->profile_by)
 			usage_error("--smpl-outfile, --resolve-addresses and --profile-* need sampling: give --long-smpl-periods=N,...");
 		return;
 	}
 	if (o->nsets > 1)
 		usage_error("sampling takes one event set (one -e): the samplers cannot multiplex event sets");
-	if (o->attach_pid)
-		usage_error("sampling an attached task (--attach-task) is not implemented: give a command");
-	if (!cmd || !cmd[0])
-		usage_error("sampling needs a command: pfmon [options] command [args] (with --system-wide too)");
-	if (o->session_timeout || o->print_interval)
-		usage_error("--session-timeout and --print-interval are for counting, not for sampling");
-	if (o->profile_lines && o->profile_inlined)
-		usage_error("choose one of --profile-lines and --profile-inlined");
+	if (o->profile_lines + o->profile_inlined + !!o->profile_by > 1)
+		usage_error("choose one of --profile-by, --profile-lines and --profile-inlined");
+	(void)profile_by(o);
 	if (o->profile_top < 0)
 		usage_error("--profile-top takes a number, 0 for all");
 	if (o->smpl_outfile && o->outfile && !strcmp(o->smpl_outfile, o->outfile))
@@ -371,7 +393,8 @@ static void check_sampling(struct options *o, char **cmd)
 
 static int sample(struct options *o, char **cmd, struct px_outfile *out)
 {
-	struct px_smpl_session_opts so = { .argv = cmd, .smpl_outfile = o->smpl_outfile,
+	struct px_smpl_session_opts so = { .argv = cmd && cmd[0] ? cmd : NULL,
+					   .smpl_outfile = o->smpl_outfile,
 					   .json = o->json, .resolve = o->resolve };
 	struct px_smpl_print pr = { .separator = o->separator, .json = o->json,
 				    .top = (size_t)o->profile_top };
@@ -397,7 +420,7 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 		if (o->system_wide)
 			usage_error("randomised periods (--smpl-periods-random) and short periods other than the long are exact on the perf backend only for a command's own task, stopped at each overflow; a CPU's tasks cannot be stopped: use --backend=module, which sets each period in its overflow handler");
 		if (o->follow)
-			usage_error("randomised periods (--smpl-periods-random) and short periods other than the long are exact on the perf backend only for a command's own task, stopped at each overflow, not for the children and threads --follow-* adds: drop --follow-* (the module backend does not sample followed tasks either)");
+			usage_error("randomised periods (--smpl-periods-random) and short periods other than the long are exact on the perf backend only for a command's own task, stopped at each overflow, not for the children and threads --follow-* adds: drop --follow-*, or use --backend=module, which sets each period in its overflow handler");
 	}
 	if (o->system_wide &&
 	    (o->cpu_list ? px_cpulist_parse(o->cpu_list, &cpus, &ncpus)
@@ -409,14 +432,21 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 	so.evs = o->sets[0].events;
 	so.n = o->sets[0].n;
 	so.pmds = pmds;
-	so.inherit = o->follow != 0;
+	so.follow = o->follow;
+	so.attach_pid = o->attach_pid;
 	so.cpus = cpus;
 	so.ncpus = ncpus;
-	so.by = o->profile_lines ? PX_PROFILE_LINES :
-		o->profile_inlined ? PX_PROFILE_INLINED : PX_PROFILE_FUNCTIONS;
-	if (o->verbose)
+	so.session_timeout_ns = (uint64_t)o->session_timeout * 1000000000ull;
+	so.print_interval_ns = (uint64_t)o->print_interval * 1000000ull;
+	so.interval_f = out->f ? out->f : stdout;
+	so.interval_print = &pr;
+	so.by = profile_by(o);
+	if (o->verbose) {
 		fprintf(stderr, "pfmon: backend %s, sampling %s\n",
-			so.ops ? so.ops->name : "perf", ncpus ? "per CPU" : "the command");
+			so.ops ? so.ops->name : "perf",
+			ncpus ? "per CPU" : o->attach_pid ? "the attached task" : "the command");
+		so.on_start = say_started;
+	}
 	ret = px_smpl_session_run(&so, &ss);
 	free(pmds);
 	free(cpus);
@@ -461,7 +491,7 @@ int main(int argc, const char **argv)
 		return 0;
 	}
 	check_options(&o, cmd);
-	check_sampling(&o, cmd);
+	check_sampling(&o);
 	if (o.outfile && px_outfile_open(&out, o.outfile, o.append))
 		return runtime_error(&out);
 	if (px_smpl_spec_sampling(&o.smpl))

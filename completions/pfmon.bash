@@ -27,6 +27,9 @@ _pfmon() {
 	--backend)
 		COMPREPLY=($(compgen -W "auto perf module" -- "$cur"))
 		return ;;
+	--profile-by)
+		COMPREPLY=($(compgen -W "function inlined line comm pid cpu" -- "$cur"))
+		return ;;
 	--attach-task)
 		COMPREPLY=($(compgen -W "$(ps -eo pid= 2>/dev/null)" -- "$cur"))
 		return ;;

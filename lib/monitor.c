@@ -1,8 +1,9 @@
-/* The pfmon session engine: one poll loop over SIGCHLD (ptrace events of
- * the followed tasks), the set-switch timer, the session timeout and the
- * signals that end a session.  A backend with open_sets (the module)
- * switches the sets itself: each unit is then one state for all its sets,
- * started and stopped as a whole, and the set-switch timer is not armed. */
+/* The session engine: one poll loop over SIGCHLD (ptrace events of the
+ * followed tasks), the set-switch timer, the session timeout, the print
+ * interval, the signals that end a session and the samplers' wake-ups.  A
+ * backend with open_sets (the module) switches the sets itself: each unit
+ * is then one state for all its sets, started and stopped as a whole, and
+ * the set-switch timer is not armed. */
 #include "monitor.h"
 #include "error.h"
 #include "target.h"
@@ -21,6 +22,10 @@
 #include <unistd.h>
 
 #define DEFAULT_SWITCH_NS 100000000ull
+
+#ifndef TRAP_PERF
+#define TRAP_PERF 6		/* si_code of perf's synchronous SIGTRAP */
+#endif
 
 struct loop {
 	struct px_monitor *m;
@@ -99,8 +104,23 @@ static bool nothing_countable(const struct px_monitor *m, const struct px_unit *
 	return true;
 }
 
+/* Sampling: open the unit's sampler and start it (for_exec: on the
+ * command held before its exec, armed to start there). */
+static int open_sampler(struct px_monitor *m, struct px_unit *u, bool for_exec)
+{
+	const struct px_monitor_sampling *sm = m->opts.sampling;
+	struct px_target t = { .pid = u->tid, .cpu = u->cpu,
+			       .inherit = sm->inherit && u->tid >= 0,
+			       .enable_on_exec = for_exec };
+	int ret = sm->ops->open(m->opts.sets[0].events, m->opts.sets[0].n, sm->pmds,
+				&t, &sm->opts, &u->sampler);
+
+	return ret ? ret : sm->ops->enable(u->sampler);
+}
+
 /* Open every set's counters on a new unit, all stopped, and start the
- * current set if the session is running. */
+ * current set if the session is running; with sampling, its sampler once
+ * the session runs. */
 static int add_unit(struct px_monitor *m, pid_t tid, int cpu)
 {
 	struct px_target t = { .pid = tid, .cpu = cpu };
@@ -135,6 +155,8 @@ static int add_unit(struct px_monitor *m, pid_t tid, int cpu)
 		return px_fail(ENOMEM, "out of memory");
 	}
 	m->nunits++;
+	if (m->opts.sampling)
+		return m->started ? open_sampler(m, u, false) : 0;
 	if (m->kernel_sets) {
 		/* one state for all the sets, switched by the backend */
 		ret = m->opts.backend->open_sets(m->opts.sets, m->opts.nsets, &t,
@@ -178,7 +200,9 @@ static int start_session(struct loop *l)
 	m->start_ns = px_now_ns();
 	m->set_runs[0]++;
 	for (size_t i = 0; i < m->nunits; i++) {
-		int ret = enable_set(m, &m->units[i], 0, true);
+		struct px_unit *u = &m->units[i];
+		int ret = !m->opts.sampling ? enable_set(m, u, 0, true) :
+			  u->sampler ? 0 : open_sampler(m, u, false);
 
 		if (ret)
 			return ret;
@@ -212,13 +236,43 @@ static void switch_set(struct px_monitor *m)
 	m->set_runs[next]++;
 }
 
-static void stop_all(struct px_monitor *m)
+/* Stop counting; finish the samplers (before any task is let go: a
+ * sampler that stops its task at overflows must not fire on it after). */
+static int stop_all(struct px_monitor *m)
 {
+	int ret = 0;
+
 	for (size_t i = 0; i < m->nunits; i++)
 		for (size_t s = 0; s < m->opts.nsets; s++)
 			enable_set(m, &m->units[i], s, false);
 	if (m->started)
 		m->elapsed_ns = px_now_ns() - m->start_ns;
+	if (m->opts.sampling && !m->smpl_finished) {
+		m->smpl_finished = true;
+		for (size_t i = 0; i < m->nunits; i++) {
+			int r = m->units[i].sampler ?
+				m->opts.sampling->ops->finish(m->units[i].sampler) : 0;
+
+			if (r && !ret)
+				ret = r;
+		}
+	}
+	return ret;
+}
+
+int px_monitor_drain(struct px_monitor *m)
+{
+	/* a sampler that stops its task is drained at its stops only */
+	if (!m->opts.sampling || m->smpl_stops || m->smpl_finished)
+		return 0;
+	for (size_t i = 0; i < m->nunits; i++) {
+		int ret = m->units[i].sampler ?
+			  m->opts.sampling->ops->poll(m->units[i].sampler, 0) : 0;
+
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 static void freeze_unit(struct px_monitor *m, struct px_unit *u)
@@ -228,10 +282,18 @@ static void freeze_unit(struct px_monitor *m, struct px_unit *u)
 	u->frozen = true;
 }
 
-static unsigned ptrace_options(unsigned follow)
+/* The ptrace options of the traced tasks: the events of the following
+ * pfmon does itself (samplers that inherit follow on their own), and the
+ * exit stops a sampling caller reads mappings at. */
+static unsigned ptrace_options(const struct px_monitor *m, unsigned follow)
 {
+	const struct px_monitor_sampling *sm = m->opts.sampling;
 	unsigned o = PTRACE_O_TRACEEXEC;
 
+	if (sm && sm->inherit)
+		follow = 0;
+	if (sm && sm->at_exit)
+		o |= PTRACE_O_TRACEEXIT;
 	if (follow & PX_FOLLOW_FORK)
 		o |= PTRACE_O_TRACEFORK;
 	if (follow & PX_FOLLOW_VFORK)
@@ -276,9 +338,28 @@ static int on_exec(struct loop *l, pid_t tid)
 			announce_start(m);
 		return ret;
 	}
-	if (u && !(m->opts.follow & PX_FOLLOW_EXEC))
+	/* a sampler samples across execs (one whose events end at exec
+	 * opens them again) */
+	if (u && u->sampler)
+		return m->opts.sampling->ops->exec ?
+		       m->opts.sampling->ops->exec(u->sampler, tid) : 0;
+	if (u && !m->opts.sampling && !(m->opts.follow & PX_FOLLOW_EXEC))
 		freeze_unit(m, u);
 	return 0;
+}
+
+/* A stop of a sampler's own: an overflow of a sampler that stops its task
+ * there (perf's synchronous SIGTRAP), drained before the task runs on so
+ * that the next period is set while it waits. */
+static bool sampler_stop(struct px_monitor *m, struct px_unit *u, int sig, int *ret)
+{
+	siginfo_t si;
+
+	if (sig != SIGTRAP || !m->smpl_stops || !u->sampler ||
+	    ptrace(PTRACE_GETSIGINFO, u->tid, NULL, &si) || si.si_code != TRAP_PERF)
+		return false;
+	*ret = m->opts.sampling->ops->poll(u->sampler, 0);
+	return true;
 }
 
 /* One waitpid() report of a traced task. */
@@ -286,6 +367,7 @@ static int on_traced_status(struct loop *l, pid_t tid, int st)
 {
 	struct px_monitor *m = l->m;
 	int event = st >> 16, sig, ret = 0;
+	struct px_unit *u;
 
 	if (WIFEXITED(st) || WIFSIGNALED(st)) {
 		if (l->live)
@@ -303,7 +385,8 @@ static int on_traced_status(struct loop *l, pid_t tid, int st)
 	if (!WIFSTOPPED(st))
 		return 0;
 	sig = WSTOPSIG(st);
-	if (!find_unit(m, tid)) {
+	u = find_unit(m, tid);
+	if (!u) {
 		/* a followed task's first stop, before its parent's event */
 		l->live++;
 		ret = add_unit(m, tid, -1);
@@ -315,6 +398,11 @@ static int on_traced_status(struct loop *l, pid_t tid, int st)
 		ret = on_new_task(l, tid);
 	else if (event == PTRACE_EVENT_EXEC)
 		ret = on_exec(l, tid);
+	else if (event == PTRACE_EVENT_EXIT && m->opts.sampling &&
+		 m->opts.sampling->at_exit && u->pid == tid)
+		m->opts.sampling->at_exit(tid, m->opts.sampling->arg);
+	else if (!event && sampler_stop(m, u, sig, &ret))
+		sig = 0;
 	/* event stops are ours; so is SIGSTOP: a followed task's first stop,
 	 * or a group stop, which a task traced without PTRACE_SEIZE cannot be
 	 * left in (job control stops do not hold under pfmon).  Every other
@@ -381,26 +469,90 @@ static void report_interval(struct px_monitor *m)
 	uint64_t now = px_now_ns();
 
 	m->elapsed_ns = now - m->start_ns;
-	if (!read_all(m))
+	if (!read_all(m) && !px_monitor_drain(m))
 		m->opts.on_interval(m, m->opts.interval_arg);
+}
+
+/* The loop's descriptors: its signals and timers, then the samplers'
+ * (except those that stop their task: they are drained at the stops, and
+ * those whose task is gone: they are drained at the end).  *fds grows as
+ * needed; returns how many, or 0 without memory. */
+static size_t loop_fds(struct loop *l, struct pollfd **fds, size_t *cap)
+{
+	const struct px_monitor *m = l->m;
+	const struct px_sampler_ops *ops = m->opts.sampling ? m->opts.sampling->ops : NULL;
+	size_t n = 4, want = 4;
+
+	for (size_t i = 0; ops && ops->pollfds && !m->smpl_stops && i < m->nunits; i++)
+		if (m->units[i].sampler && !m->units[i].smpl_hup)
+			want += ops->pollfds(m->units[i].sampler, NULL, 0);
+	if (want > *cap) {
+		struct pollfd *g = realloc(*fds, want * sizeof(*g));
+
+		if (!g)
+			return 0;
+		*fds = g;
+		*cap = want;
+	}
+	(*fds)[0] = (struct pollfd){ .fd = l->sigfd, .events = POLLIN };
+	(*fds)[1] = (struct pollfd){ .fd = l->switchfd, .events = POLLIN };
+	(*fds)[2] = (struct pollfd){ .fd = l->timeoutfd, .events = POLLIN };
+	(*fds)[3] = (struct pollfd){ .fd = l->intervalfd, .events = POLLIN };
+	for (size_t i = 0; n < want && i < m->nunits; i++)
+		if (m->units[i].sampler && !m->units[i].smpl_hup)
+			n += ops->pollfds(m->units[i].sampler, *fds + n, want - n);
+	return n;
+}
+
+/* Samplers woke the loop: process them.  A sampler whose task has ended
+ * (its descriptors hang up) is left for the end. */
+static int on_samplers(struct loop *l, const struct pollfd *fds, size_t n)
+{
+	struct px_monitor *m = l->m;
+	const struct px_sampler_ops *ops = m->opts.sampling->ops;
+	size_t k = 4;
+
+	for (size_t i = 0; k < n && i < m->nunits; i++) {
+		struct px_unit *u = &m->units[i];
+		short ev = 0;
+		size_t c;
+
+		if (!u->sampler || u->smpl_hup)
+			continue;
+		c = ops->pollfds(u->sampler, NULL, 0);
+		for (size_t j = k; j < k + c && j < n; j++)
+			ev |= fds[j].revents;
+		k += c;
+		if (ev & (POLLHUP | POLLERR))
+			u->smpl_hup = true;
+		if (ev) {
+			int ret = ops->poll(u->sampler, 0);
+
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
 }
 
 static int run_loop(struct loop *l)
 {
-	struct pollfd fds[4] = {
-		{ .fd = l->sigfd, .events = POLLIN },
-		{ .fd = l->switchfd, .events = POLLIN },
-		{ .fd = l->timeoutfd, .events = POLLIN },
-		{ .fd = l->intervalfd, .events = POLLIN },
-	};
+	struct pollfd *fds = NULL;
+	size_t cap = 0, n;
 	uint64_t ticks;
-	int ret;
+	int ret = 0;
 
 	while (!loop_done(l)) {
-		if (poll(fds, 4, -1) < 0) {
+		n = loop_fds(l, &fds, &cap);
+		if (!n) {
+			ret = px_fail(ENOMEM, "out of memory");
+			break;
+		}
+		if (poll(fds, n, -1) < 0) {
 			if (errno == EINTR)
 				continue;
-			return px_fail(errno, "poll failed: %s", strerror(errno));
+			ret = px_fail(errno, "poll failed: %s", strerror(errno));
+			break;
 		}
 		if (fds[1].revents && read(l->switchfd, &ticks, sizeof(ticks)) > 0)
 			switch_set(l->m);
@@ -410,11 +562,13 @@ static int run_loop(struct loop *l)
 			report_interval(l->m);
 		if (fds[0].revents)
 			on_signal(l);
-		ret = reap_children(l);
-		if (ret)
-			return ret;
+		if (n > 4 && (ret = on_samplers(l, fds, n)))
+			break;
+		if ((ret = reap_children(l)))
+			break;
 	}
-	return 0;
+	free(fds);
+	return ret;
 }
 
 static int setup_loop(struct loop *l, struct px_monitor *m)
@@ -495,7 +649,7 @@ static int run_command_traced(struct loop *l)
 {
 	struct px_monitor *m = l->m;
 	struct px_child child;
-	int ret = px_child_spawn(m->opts.argv, &child);
+	int ret = px_child_spawn_masked(m->opts.argv, &l->old_mask, &child), stopped;
 
 	if (ret)
 		return ret;
@@ -503,8 +657,12 @@ static int run_command_traced(struct loop *l)
 	l->main_pid = child.pid;
 	l->live = 1;
 	ret = add_unit(m, child.pid, -1);
+	/* a sampler is opened before the exec, to record the mappings the
+	 * exec makes, unless it stops its task (its events end at exec) */
+	if (!ret && m->opts.sampling && !m->smpl_stops)
+		ret = open_sampler(m, &m->units[0], true);
 	if (!ret && ptrace(PTRACE_SETOPTIONS, child.pid, NULL,
-			   (void *)(long)(ptrace_options(m->opts.follow) |
+			   (void *)(long)(ptrace_options(m, m->opts.follow) |
 					  PTRACE_O_EXITKILL)))
 		ret = px_fail(errno, "cannot trace the command: %s%s", strerror(errno),
 			      errno == ESRCH ? " (a task has one tracer: is pfmon itself run under a debugger or strace?)" : "");
@@ -526,7 +684,9 @@ static int run_command_traced(struct loop *l)
 		}
 	}
 	close(child.exec_error_pipe);
-	stop_all(m);
+	stopped = stop_all(m);
+	if (!ret)
+		ret = stopped;
 	if (!l->main_done) {
 		/* timeout: the command goes on without us */
 		detach_all(l);
@@ -563,10 +723,10 @@ static int run_attached(struct loop *l)
 {
 	struct px_monitor *m = l->m;
 	pid_t pid = m->opts.attach_pid;
-	int ret;
+	int ret, stopped;
 
 	if (ptrace(PTRACE_SEIZE, pid, NULL,
-		   (void *)(long)ptrace_options(m->opts.follow | PX_FOLLOW_EXEC)))
+		   (void *)(long)ptrace_options(m, m->opts.follow | PX_FOLLOW_EXEC)))
 		return px_fail(errno, "cannot attach to task %d: %s%s", (int)pid,
 			       strerror(errno),
 			       errno == EPERM ? " (it must be yours, or run as root; see /proc/sys/kernel/yama/ptrace_scope)" : "");
@@ -576,7 +736,9 @@ static int run_attached(struct loop *l)
 	ret = attach_stopped(l, pid);
 	if (!ret)
 		ret = run_loop(l);
-	stop_all(m);
+	stopped = stop_all(m);
+	if (!ret)
+		ret = stopped;
 	if (l->live)
 		detach_all(l);
 	return ret;
@@ -586,14 +748,14 @@ static int run_system_wide(struct loop *l)
 {
 	struct px_monitor *m = l->m;
 	struct px_child child = { .pid = -1, .exec_error_pipe = -1 };
-	int ret = 0;
+	int ret = 0, stopped;
 
 	for (size_t i = 0; i < m->opts.ncpus && !ret; i++)
 		ret = add_unit(m, -1, m->opts.cpus[i]);
 	if (ret)
 		return ret;
 	if (m->opts.argv) {
-		ret = px_child_spawn(m->opts.argv, &child);
+		ret = px_child_spawn_masked(m->opts.argv, &l->old_mask, &child);
 		if (ret)
 			return ret;
 		l->main_pid = child.pid;
@@ -602,7 +764,7 @@ static int run_system_wide(struct loop *l)
 	if (!ret && m->opts.argv) {
 		ret = px_child_release(&child);
 		if (ret) {
-			stop_all(m);
+			(void)stop_all(m);
 			px_fail(0, "%s", "");
 			return ret;
 		}
@@ -611,7 +773,9 @@ static int run_system_wide(struct loop *l)
 		announce_start(m);
 		ret = run_loop(l);
 	}
-	stop_all(m);
+	stopped = stop_all(m);
+	if (!ret)
+		ret = stopped;
 	if (m->opts.argv && !l->main_done) {
 		/* timeout or signal: the command goes on without us */
 		ptrace(PTRACE_DETACH, child.pid, NULL, NULL);
@@ -677,7 +841,9 @@ int px_monitor_run(const struct px_monitor_opts *opts, struct px_monitor *m)
 	m->opts = *opts;
 	if (!m->opts.switch_ns)
 		m->opts.switch_ns = DEFAULT_SWITCH_NS;
-	m->kernel_sets = opts->nsets > 1 && opts->backend->open_sets;
+	m->kernel_sets = !opts->sampling && opts->nsets > 1 && opts->backend->open_sets;
+	m->smpl_stops = opts->sampling && opts->sampling->ops->stops &&
+			opts->sampling->ops->stops(opts->sampling->pmds, opts->sets[0].n);
 	for (size_t s = 0; s < opts->nsets; s++)
 		m->nevents_total += opts->sets[s].n;
 	m->set_runs = calloc(opts->nsets ? opts->nsets : 1, sizeof(uint64_t));
@@ -709,6 +875,8 @@ void px_monitor_free(struct px_monitor *m)
 		for (size_t s = 0; u->states && s < m->opts.nsets; s++)
 			if (u->states[s])
 				m->opts.backend->close(u->states[s]);
+		if (u->sampler)
+			m->opts.sampling->ops->close(u->sampler);
 		free(u->states);
 		free(u->status);
 		free(u->counts);

@@ -1,6 +1,10 @@
-/* A monitoring session for pfmon: event sets multiplexed round-robin over
- * measured units, which are either threads (a command or an attached task,
- * and the tasks it creates when followed) or CPUs (system-wide). */
+/* A measurement session for pfmon and the sampling runs: event sets
+ * multiplexed round-robin over measured units, which are either threads (a
+ * command or an attached task, and the tasks it creates when followed) or
+ * CPUs (system-wide); the units count, or, with sampling, each has a
+ * sampler of the session's one event set.  One loop, whatever the target:
+ * timers (set switch, session timeout, print interval), signals, ptrace
+ * events of the traced tasks and the samplers' wake-ups. */
 #ifndef PX_MONITOR_H
 #define PX_MONITOR_H
 
@@ -11,6 +15,7 @@
 
 #include "backend.h"
 #include "events.h"
+#include "sampler.h"
 
 #define PX_FOLLOW_FORK    1u
 #define PX_FOLLOW_VFORK   2u
@@ -19,6 +24,24 @@
 #define PX_FOLLOW_ALL     15u
 
 struct px_monitor;
+
+/* Sampling: every unit samples sets[0] through a sampler of ops instead of
+ * counting.  A sampler is opened when the session starts (the command at
+ * its exec stop, an attached task stopped, each CPU) and on each followed
+ * task at its first stop; it is finished (disabled, drained, its last
+ * buffer handed over) when the session stops. */
+struct px_monitor_sampling {
+	const struct px_sampler_ops *ops;
+	const struct px_smpl_pmd *pmds;
+	struct px_smpl_opts opts;
+	/* the samplers follow children and threads themselves (perf's
+	 * inherit): no ptrace following, one sampler for the command */
+	bool inherit;
+	/* a traced process stopped at its exit, its memory still mapped
+	 * (the module records no mappings: the caller reads them then) */
+	void (*at_exit)(pid_t pid, void *arg);
+	void *arg;
+};
 
 struct px_monitor_opts {
 	const struct px_backend *backend;
@@ -40,6 +63,7 @@ struct px_monitor_opts {
 	 * exec'd, the attached task let go on, every CPU's counters on). */
 	void (*on_start)(const struct px_monitor *m, void *arg);
 	void *start_arg;
+	const struct px_monitor_sampling *sampling;	/* NULL: counting */
 };
 
 /* One measured thread or CPU and its counts. */
@@ -53,6 +77,8 @@ struct px_unit {
 	int *status;		/* [total events] 0 or -EOPNOTSUPP */
 	struct px_count *counts; /* [total events], read at the end */
 	bool frozen;		/* exec'd without --follow-exec: counting stopped */
+	void *sampler;		/* sampling: the unit's sampler, or NULL */
+	bool smpl_hup;		/* its descriptors hung up: its task ended */
 };
 
 struct px_monitor {
@@ -70,6 +96,8 @@ struct px_monitor {
 	int signal;
 	bool timed_out;
 	bool interrupted;
+	bool smpl_stops;	/* the samplers stop their task at overflows */
+	bool smpl_finished;
 };
 
 /* Run the session to its end (command exit, task exit, timeout or
@@ -78,6 +106,10 @@ struct px_monitor {
  * message. */
 int px_monitor_run(const struct px_monitor_opts *opts, struct px_monitor *m);
 void px_monitor_free(struct px_monitor *m);
+
+/* Sampling: process what the units' samplers hold now (for an interval
+ * report).  0 or -errno. */
+int px_monitor_drain(struct px_monitor *m);
 
 /* Index of set s's event i in a unit's counts/status arrays. */
 size_t px_monitor_index(const struct px_monitor *m, size_t set, size_t i);

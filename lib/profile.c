@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 struct pkey {
+	char *process;		/* "" outside a profile of processes */
 	char *module;
 	char *name;
 	int line;
@@ -16,9 +17,11 @@ struct pkey {
 };
 
 /* A resolved location's key, found once by its strings, then by the
- * location's serial number: a sample costs one integer hash lookup. */
+ * location's serial number (and process id): a sample costs one integer
+ * hash lookup. */
 struct locslot {
 	uint64_t serial;	/* 0: free */
+	uint64_t proc;		/* 0: none, else the process id + 1 */
 	size_t key;
 };
 
@@ -42,10 +45,14 @@ struct px_profile {
 
 static const char unknown[] = "??";
 
-static uint64_t hash_key(const char *module, const char *name, int line)
+static uint64_t hash_key(const char *process, const char *module, const char *name,
+			 int line)
 {
 	uint64_t h = 1469598103934665603ULL;
 
+	for (const char *s = process; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	h = (h ^ 0xff) * 1099511628211ULL;
 	for (const char *s = module; *s; s++)
 		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
 	h = (h ^ 0xff) * 1099511628211ULL;
@@ -71,6 +78,7 @@ void px_profile_free(struct px_profile *p)
 		struct pevent *ev = &p->ev[e];
 
 		for (size_t i = 0; i < ev->n; i++) {
+			free(ev->keys[i].process);
 			free(ev->keys[i].module);
 			free(ev->keys[i].name);
 			free(ev->keys[i].label);
@@ -124,7 +132,7 @@ static int index_grow(struct pevent *ev)
 		return -ENOMEM;
 	for (size_t i = 0; i < ev->n; i++) {
 		const struct pkey *k = &ev->keys[i];
-		size_t j = hash_key(k->module, k->name, k->line) & (cap - 1);
+		size_t j = hash_key(k->process, k->module, k->name, k->line) & (cap - 1);
 
 		while (index[j])
 			j = (j + 1) & (cap - 1);
@@ -136,8 +144,8 @@ static int index_grow(struct pevent *ev)
 	return 0;
 }
 
-static int key_new(struct pevent *ev, const char *module, const char *name,
-		   int line, size_t slot)
+static int key_new(struct pevent *ev, const char *process, const char *module,
+		   const char *name, int line, size_t slot)
 {
 	struct pkey *k;
 
@@ -153,13 +161,15 @@ static int key_new(struct pevent *ev, const char *module, const char *name,
 	k = &ev->keys[ev->n];
 	memset(k, 0, sizeof(*k));
 	k->line = line;
+	k->process = strdup(process);
 	k->module = strdup(module);
 	k->name = strdup(name);
 	if (line)
 		(void)!asprintf(&k->label, "%s:%d", name, line);
 	else
 		k->label = strdup(name);
-	if (!k->module || !k->name || !k->label) {
+	if (!k->process || !k->module || !k->name || !k->label) {
+		free(k->process);
 		free(k->module);
 		free(k->name);
 		free(k->label);
@@ -169,34 +179,44 @@ static int key_new(struct pevent *ev, const char *module, const char *name,
 	return 0;
 }
 
-/* The key (module, name, line) of ev, made when new; -1 without memory. */
-static ssize_t key_get(struct pevent *ev, const char *module, const char *name, int line)
+/* The key of these exact strings, made when new; -1 without memory. */
+static ssize_t key_find(struct pevent *ev, const char *process, const char *module,
+			const char *name, int line)
 {
 	size_t j;
 
+	if ((ev->n + 1) * 2 > ev->icap && index_grow(ev))
+		return -1;
+	for (j = hash_key(process, module, name, line) & (ev->icap - 1); ev->index[j];
+	     j = (j + 1) & (ev->icap - 1)) {
+		struct pkey *k = &ev->keys[ev->index[j] - 1];
+
+		if (k->line == line && !strcmp(k->name, name) &&
+		    !strcmp(k->module, module) && !strcmp(k->process, process))
+			break;
+	}
+	if (!ev->index[j] && key_new(ev, process, module, name, line, j))
+		return -1;
+	return (ssize_t)ev->index[j] - 1;
+}
+
+/* The key (process, module, name, line) of ev, made when new, a missing
+ * module or name counting as "??"; -1 without memory. */
+static ssize_t key_get(struct pevent *ev, const char *process, const char *module,
+		       const char *name, int line)
+{
 	if (!module || !*module)
 		module = unknown;
 	if (!name || !*name)
 		name = unknown;
-	if ((ev->n + 1) * 2 > ev->icap && index_grow(ev))
-		return -1;
-	for (j = hash_key(module, name, line) & (ev->icap - 1); ev->index[j];
-	     j = (j + 1) & (ev->icap - 1)) {
-		struct pkey *k = &ev->keys[ev->index[j] - 1];
-
-		if (k->line == line && !strcmp(k->name, name) && !strcmp(k->module, module))
-			break;
-	}
-	if (!ev->index[j] && key_new(ev, module, name, line, j))
-		return -1;
-	return (ssize_t)ev->index[j] - 1;
+	return key_find(ev, process ? process : "", module, name, line);
 }
 
 int px_profile_add(struct px_profile *p, const char *event, const char *module,
 		   const char *name, int line, uint64_t count)
 {
 	struct pevent *ev = event_get(p, event ? event : unknown);
-	ssize_t k = ev ? key_get(ev, module, name, line) : -1;
+	ssize_t k = ev ? key_get(ev, NULL, module, name, line) : -1;
 
 	if (k < 0)
 		return px_fail(ENOMEM, "profile: out of memory");
@@ -205,8 +225,9 @@ int px_profile_add(struct px_profile *p, const char *event, const char *module,
 	return 0;
 }
 
-static uint64_t hash_serial(uint64_t x)
+static uint64_t hash_serial(uint64_t x, uint64_t proc)
 {
+	x ^= proc * 0x9e3779b97f4a7c15ULL;
 	x ^= x >> 33;
 	x *= 0xff51afd7ed558ccdULL;
 	x ^= x >> 33;
@@ -225,7 +246,8 @@ static int locs_grow(struct pevent *ev)
 
 		if (!ev->locs[i].serial)
 			continue;
-		for (j = hash_serial(ev->locs[i].serial) & (cap - 1); v[j].serial;
+		for (j = hash_serial(ev->locs[i].serial, ev->locs[i].proc) & (cap - 1);
+		     v[j].serial;
 		     j = (j + 1) & (cap - 1))
 			;
 		v[j] = ev->locs[i];
@@ -238,18 +260,17 @@ static int locs_grow(struct pevent *ev)
 
 /* The key a location counts under in this profile's mode. */
 static ssize_t loc_key(const struct px_profile *p, struct pevent *ev,
-		       const struct px_location *loc)
+		       const char *process, const struct px_location *loc)
 {
 	switch (p->by) {
 	case PX_PROFILE_LINES:
-		return key_get(ev, loc->module, loc->file, loc->line);
+		return key_get(ev, process, loc->module, loc->file, loc->line);
 	case PX_PROFILE_INLINED:
 		if (loc->n_inline)
-			return key_get(ev, loc->module, loc->inlines[0].func, 0);
+			return key_get(ev, process, loc->module, loc->inlines[0].func, 0);
 		/* fall through */
-	case PX_PROFILE_FUNCTIONS:
 	default:
-		return key_get(ev, loc->module, loc->func, 0);
+		return key_get(ev, process, loc->module, loc->func, 0);
 	}
 }
 
@@ -268,35 +289,60 @@ int px_profile_add_location(struct px_profile *p, const char *event,
 	return ev < 0 ? (int)ev : px_profile_count(p, (size_t)ev, loc, count);
 }
 
+int px_profile_count_label(struct px_profile *p, size_t evno, const char *label,
+			   uint64_t count)
+{
+	struct pevent *ev = evno < p->nev ? &p->ev[evno] : NULL;
+	ssize_t k;
+
+	if (!ev)
+		return px_fail(EINVAL, "profile: no event number %zu", evno);
+	k = key_find(ev, "", "", label, 0);
+	if (k < 0)
+		return px_fail(ENOMEM, "profile: out of memory");
+	ev->keys[k].count += count;
+	ev->total += count;
+	return 0;
+}
+
 int px_profile_count(struct px_profile *p, size_t evno, const struct px_location *loc,
 		     uint64_t count)
 {
+	return px_profile_count_in(p, evno, NULL, loc, count);
+}
+
+int px_profile_count_in(struct px_profile *p, size_t evno,
+			const struct px_profile_proc *proc,
+			const struct px_location *loc, uint64_t count)
+{
 	struct pevent *ev = evno < p->nev ? &p->ev[evno] : NULL;
+	const char *process = proc ? proc->label : NULL;
+	uint64_t pkey = proc ? (uint64_t)proc->id + 1 : 0;
 	size_t j;
 	ssize_t k;
 
 	if (!ev)
 		return px_fail(EINVAL, "profile: no event number %zu", evno);
 	if (!loc->serial) {	/* not from a resolver: by its strings */
-		k = loc_key(p, ev, loc);
+		k = loc_key(p, ev, process, loc);
 		goto count;
 	}
 	if (ev->lcap)
-		for (j = hash_serial(loc->serial) & (ev->lcap - 1); ev->locs[j].serial;
+		for (j = hash_serial(loc->serial, pkey) & (ev->lcap - 1); ev->locs[j].serial;
 		     j = (j + 1) & (ev->lcap - 1))
-			if (ev->locs[j].serial == loc->serial) {
+			if (ev->locs[j].serial == loc->serial && ev->locs[j].proc == pkey) {
 				k = (ssize_t)ev->locs[j].key;
 				goto count;
 			}
-	k = loc_key(p, ev, loc);
+	k = loc_key(p, ev, process, loc);
 	if (k < 0)
 		goto count;
 	if ((ev->nlocs + 1) * 2 > ev->lcap && locs_grow(ev))
 		return px_fail(ENOMEM, "profile: out of memory");
-	for (j = hash_serial(loc->serial) & (ev->lcap - 1); ev->locs[j].serial;
+	for (j = hash_serial(loc->serial, pkey) & (ev->lcap - 1); ev->locs[j].serial;
 	     j = (j + 1) & (ev->lcap - 1))
 		;
-	ev->locs[j] = (struct locslot){ loc->serial, (size_t)k };
+	ev->locs[j] = (struct locslot){ loc->serial, pkey, (size_t)k };
 	ev->nlocs++;
 count:
 	if (k < 0)
@@ -329,7 +375,9 @@ static int entry_cmp(const void *a, const void *b)
 	if (x->count != y->count)
 		return x->count > y->count ? -1 : 1;
 	c = strcmp(x->name, y->name);
-	return c ? c : strcmp(x->module, y->module);
+	if (!c)
+		c = strcmp(x->module, y->module);
+	return c ? c : strcmp(x->process, y->process);
 }
 
 int px_profile_rank(const struct px_profile *p, size_t ev,
@@ -351,6 +399,7 @@ int px_profile_rank(const struct px_profile *p, size_t ev,
 	for (size_t i = 0; i < e->n; i++) {
 		v[i].name = e->keys[i].label;
 		v[i].module = e->keys[i].module;
+		v[i].process = e->keys[i].process;
 		v[i].count = e->keys[i].count;
 		v[i].pct = e->total ? 100.0 * (double)e->keys[i].count / (double)e->total : 0;
 	}

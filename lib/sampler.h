@@ -56,6 +56,7 @@
 #define PX_SAMPLER_H
 
 #include <limits.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -164,6 +165,9 @@ int px_sampler_disable(struct px_sampler *s);
 int px_sampler_poll(struct px_sampler *s, int timeout_ms);
 /* Process what the rings hold now. */
 int px_sampler_drain(struct px_sampler *s);
+/* The descriptors px_sampler_poll() waits on: the count, the first max of
+ * them in fds. */
+size_t px_sampler_pollfds(const struct px_sampler *s, struct pollfd *fds, size_t max);
 /* The stopped task pid has just run another program: a sampler that
  * stops at overflows (its events ended at the exec) opens them again,
  * each sampling PMD with what was left of its period and every count
@@ -203,11 +207,14 @@ struct px_sampler_ops {
 	size_t (*mappings)(const void *s, const struct px_mapping **m);
 	size_t (*tasks)(const void *s, const struct px_task_event **t);
 	/* whether the sampler stops its task at every overflow for these
-	 * settings (NULL: never); px_sample_job_run() then opens it on the
-	 * traced command just after its exec and drains it at each stop */
+	 * settings (NULL: never); the session (lib/monitor.c) then opens it on the
+	 * traced task stopped (the command just after its exec) and drains it at each stop */
 	bool (*stops)(const struct px_smpl_pmd *pmds, size_t n);
 	/* the stopped command ran another program (NULL: nothing to do) */
 	int (*exec)(void *s, pid_t pid);
+	/* the descriptors that wake the caller when poll() has work: the
+	 * count, with the first max of them in fds */
+	size_t (*pollfds)(const void *s, struct pollfd *fds, size_t max);
 };
 
 extern const struct px_sampler_ops px_sampler_perf_ops;
@@ -226,40 +233,6 @@ struct px_sample_req {
 };
 
 struct px_run;
-
-/* One sampling run of a command, whatever the backend. */
-struct px_sample_job {
-	const struct px_sampler_ops *ops;
-	const struct px_event *evs;
-	size_t n;
-	const struct px_smpl_pmd *pmds;
-	struct px_smpl_opts opts;
-	const int *cpus;	/* ncpus > 0: one sampler per CPU, every task
-				 * on it while the command runs */
-	size_t ncpus;
-	bool inherit;		/* the command's children and threads too */
-	/* called when the command stops at its exit, its memory still
-	 * mapped; with it the command is kept traced to its end */
-	void (*at_exit)(pid_t pid, void *arg);
-	void *arg;
-};
-
-struct px_sample_result {
-	void **samplers;	/* finished: their stats, mappings, tasks */
-	size_t nsamplers;
-	struct px_run run;
-	int exec_errno;		/* the command could not be executed */
-};
-
-/* Spawn argv held, open the samplers, release it, process samples until
- * it exits (Ctrl-C and kill(2)'s signals reach it once), finish them.
- * 0 with *res filled (free it with px_sample_result_free()), or -errno
- * with px_last_error() and nothing left open; a command that cannot be
- * executed sets res->exec_errno. */
-int px_sample_job_run(const struct px_sample_job *j, char *const argv[],
-		      struct px_sample_result *res);
-void px_sample_result_free(const struct px_sample_job *j,
-			   struct px_sample_result *res);
 
 /* Spawn argv held, open the sampler on it (or on req->cpu), release it,
  * process samples until it exits, finish.  *out gets the sampler for its

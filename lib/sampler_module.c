@@ -402,6 +402,15 @@ static int m_poll(void *state, int timeout_ms)
 	return m_drain(s);
 }
 
+static size_t m_pollfds(const void *state, struct pollfd *fds, size_t max)
+{
+	const struct msampler *s = state;
+
+	if (max)
+		fds[0] = (struct pollfd){ .fd = s->fd, .events = POLLIN };
+	return 1;
+}
+
 static int m_finish(void *state)
 {
 	struct msampler *s = state;
@@ -485,4 +494,5 @@ const struct px_sampler_ops px_sampler_module_ops = {
 	.stats = m_stats,
 	.mappings = m_mappings,
 	.tasks = m_tasks,
+	.pollfds = m_pollfds,
 };

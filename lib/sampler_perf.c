@@ -922,14 +922,24 @@ int px_sampler_exec(struct px_sampler *s, pid_t pid)
 	return px_sampler_enable(s);
 }
 
+size_t px_sampler_pollfds(const struct px_sampler *s, struct pollfd *fds, size_t max)
+{
+	for (size_t r = 0; r < s->nrings; r++) {
+		if (2 * r < max)
+			fds[2 * r] = (struct pollfd){ .fd = s->rings[r].fds[0],
+						      .events = POLLIN };
+		if (2 * r + 1 < max)
+			fds[2 * r + 1] = (struct pollfd){ .fd = s->rings[r].side_fd,
+							  .events = POLLIN };
+	}
+	return 2 * s->nrings;
+}
+
 int px_sampler_poll(struct px_sampler *s, int timeout_ms)
 {
 	struct pollfd pfd[s->nrings ? 2 * s->nrings : 1];
 
-	for (size_t r = 0; r < s->nrings; r++) {
-		pfd[2 * r] = (struct pollfd){ .fd = s->rings[r].fds[0], .events = POLLIN };
-		pfd[2 * r + 1] = (struct pollfd){ .fd = s->rings[r].side_fd, .events = POLLIN };
-	}
+	px_sampler_pollfds(s, pfd, 2 * s->nrings);
 	if (poll(pfd, 2 * s->nrings, timeout_ms) < 0 && errno != EINTR)
 		return px_fail(errno, "cannot wait for samples: %s", strerror(errno));
 	return px_sampler_drain(s);

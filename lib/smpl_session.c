@@ -9,6 +9,7 @@
 #include "symbols.h"
 #include "target.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -301,6 +302,72 @@ out:
 	return ret;
 }
 
+/* The kernel's name of a process, "" when it is gone. */
+static void read_comm(uint32_t pid, char comm[16])
+{
+	char path[64];
+	FILE *f;
+
+	comm[0] = 0;
+	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (fgets(comm, 16, f))
+		comm[strcspn(comm, "\n")] = 0;
+	fclose(f);
+}
+
+/* System-wide, the processes already running have no records of their
+ * mappings or names: read them all when the session starts, as perf
+ * record -a does, so that a process sampled and gone by the end still
+ * resolves.  (A process that vanishes meanwhile is skipped.) */
+static int snapshot_system(struct px_smpl_session *s)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int ret = 0;
+
+	if (!d)
+		return px_fail(errno, "cannot read /proc: %s", strerror(errno));
+	while (!ret && (e = readdir(d))) {
+		char *end;
+		unsigned long pid = strtoul(e->d_name, &end, 10);
+		struct px_proc_name *g;
+
+		if (*end || !pid || pid > UINT32_MAX)
+			continue;
+		if (s->nnames % 256 == 0) {
+			g = realloc(s->names, (s->nnames + 256) * sizeof(*g));
+			if (!g) {
+				ret = px_fail(ENOMEM, "out of memory");
+				break;
+			}
+			s->names = g;
+		}
+		g = &s->names[s->nnames];
+		g->pid = (uint32_t)pid;
+		read_comm(g->pid, g->comm);
+		if (!g->comm[0])
+			continue;
+		s->nnames++;
+		if (snapshot_maps(s, (pid_t)pid) == -ENOMEM)
+			ret = -ENOMEM;
+	}
+	closedir(d);
+	return ret;
+}
+
+bool px_smpl_session_per_process(const struct px_smpl_session_opts *o)
+{
+	return o->ncpus && px_profile_by_place(o->by);
+}
+
+static uint64_t lost_total(const struct px_smpl_stats *st)
+{
+	return st->lost + st->dropped + st->overwritten;
+}
+
 static void add_stats(struct px_smpl_stats *a, const struct px_smpl_stats *b)
 {
 	a->overflows += b->overflows;
@@ -348,39 +415,124 @@ static void exit_snapshot(pid_t pid, void *arg)
 	(void)snapshot_maps(arg, pid);
 }
 
+/* An attached process has no records of what it mapped before: read its
+ * mappings and name at the start. */
+static int snapshot_process(struct px_smpl_session *s, pid_t pid)
+{
+	struct px_proc_name *g = realloc(s->names, (s->nnames + 1) * sizeof(*g));
+	int ret;
+
+	if (!g)
+		return px_fail(ENOMEM, "out of memory");
+	s->names = g;
+	g = &s->names[s->nnames];
+	g->pid = (uint32_t)pid;
+	read_comm(g->pid, g->comm);
+	if (g->comm[0])
+		s->nnames++;
+	ret = snapshot_maps(s, pid);
+	return ret == -ENOMEM ? ret : 0;
+}
+
+static void smpl_totals(const struct px_monitor *m, struct px_smpl_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	for (size_t i = 0; i < m->nunits; i++) {
+		struct px_smpl_stats one;
+
+		if (!m->units[i].sampler)
+			continue;
+		m->opts.sampling->ops->stats(m->units[i].sampler, &one);
+		add_stats(st, &one);
+	}
+}
+
+/* --print-interval: the samples recorded and lost since the last line, in
+ * the shape of the counting intervals (lib/mon_report.h). */
+static void print_interval(const struct px_monitor *m, void *arg)
+{
+	struct px_smpl_session *s = arg;
+	const struct px_smpl_print *pr = s->o.interval_print;
+	FILE *f = s->o.interval_f;
+	double t = m->elapsed_ns / 1e9;
+	struct px_smpl_stats st;
+	struct { const char *name; uint64_t value, *prev; } rows[2];
+
+	smpl_totals(m, &st);
+	rows[0] = (typeof(rows[0])){ "samples", st.samples, &s->iv_samples };
+	rows[1] = (typeof(rows[1])){ "lost", lost_total(&st), &s->iv_lost };
+	for (size_t i = 0; i < 2; i++) {
+		uint64_t delta = rows[i].value - *rows[i].prev;
+
+		*rows[i].prev = rows[i].value;
+		if (pr->json)
+			fprintf(f, "{\"interval_seconds\":%.6f,\"name\":\"%s\",\"delta\":%" PRIu64
+				",\"value\":%" PRIu64 "}\n", t, rows[i].name, delta, rows[i].value);
+		else if (pr->separator)
+			fprintf(f, "interval%s%.6f%s%s%s%" PRIu64 "%s%" PRIu64 "\n", pr->separator,
+				t, pr->separator, rows[i].name, pr->separator, delta,
+				pr->separator, rows[i].value);
+		else
+			fprintf(f, "%12.6f %20" PRIu64 "  %s\n", t, delta, rows[i].name);
+	}
+	fflush(f);
+}
+
 static int sample_run(struct px_smpl_session *s)
 {
 	const struct px_smpl_session_opts *o = &s->o;
-	const struct px_sampler_ops *ops = o->ops;
+	bool perf = o->ops == &px_sampler_perf_ops;
+	struct px_event_set set = { o->evs, o->n };
 	/* the module's samplers record no mappings, nor do perf's that are
 	 * opened after the exec (they stop at overflows): the command's are
 	 * read at its exit */
-	bool snapshot = ops != &px_sampler_perf_ops ||
-			px_smpl_periods_change(o->pmds, o->n);
-	struct px_sample_job j = {
-		.ops = ops, .evs = o->evs, .n = o->n, .pmds = o->pmds,
-		.opts = o->smpl, .cpus = o->cpus, .ncpus = o->ncpus,
-		.inherit = o->inherit,
-		.at_exit = snapshot ? exit_snapshot : NULL, .arg = s,
+	struct px_monitor_sampling sm = {
+		.ops = o->ops, .pmds = o->pmds, .opts = o->smpl,
+		.inherit = perf && o->follow,
+		.at_exit = !perf || px_smpl_periods_change(o->pmds, o->n) ?
+			   exit_snapshot : NULL,
+		.arg = s,
 	};
-	struct px_sample_result r;
-	int ret;
+	struct px_monitor_opts mo = {
+		.sets = &set, .nsets = 1, .sampling = &sm,
+		.follow = o->follow, .argv = o->argv, .attach_pid = o->attach_pid,
+		.system_wide = o->ncpus > 0, .cpus = o->cpus, .ncpus = o->ncpus,
+		.session_timeout_ns = o->session_timeout_ns,
+		.on_start = o->on_start, .start_arg = o->start_arg,
+	};
+	struct px_monitor m;
+	int ret = 0;
 
-	j.opts.on_sample = keep_sample;
-	j.opts.arg = s;
-	ret = px_sample_job_run(&j, o->argv, &r);
-	s->exec_errno = r.exec_errno;
-	s->run = r.run;
+	sm.opts.on_sample = keep_sample;
+	sm.opts.arg = s;
+	if (o->print_interval_ns && o->interval_f && o->interval_print) {
+		mo.print_interval_ns = o->print_interval_ns;
+		mo.on_interval = print_interval;
+		mo.interval_arg = s;
+	}
+	if (o->ncpus)
+		ret = snapshot_system(s);
+	else if (o->attach_pid > 0)
+		ret = snapshot_process(s, o->attach_pid);
 	if (ret)
 		return ret;
-	for (size_t i = 0; i < r.nsamplers && !ret; i++) {
-		struct px_smpl_stats st;
-
-		ops->stats(r.samplers[i], &st);
-		add_stats(&s->st, &st);
-		ret = keep_records(s, r.samplers[i]);
+	px_fail(0, "%s", "");
+	ret = px_monitor_run(&mo, &m);
+	if (ret && !px_last_error()[0]) {	/* the command could not run */
+		s->exec_errno = -ret;
+		px_fail(-ret, "cannot run '%s': %s", o->argv[0], strerror(-ret));
 	}
-	px_sample_result_free(&j, &r);
+	s->run.exit_code = m.exit_code;
+	s->run.signal = m.signal;
+	s->run.elapsed_ns = m.elapsed_ns;
+	s->timed_out = m.timed_out;
+	s->interrupted = m.interrupted;
+	if (!ret)
+		smpl_totals(&m, &s->st);
+	for (size_t i = 0; i < m.nunits && !ret; i++)
+		if (m.units[i].sampler)
+			ret = keep_records(s, m.units[i].sampler);
+	px_monitor_free(&m);
 	return ret;
 }
 
@@ -389,6 +541,7 @@ static int sample_run(struct px_smpl_session *s)
 struct proc_res {
 	uint32_t pid;
 	struct px_symbols *res;
+	char comm[16];
 };
 
 struct resolver {
@@ -396,6 +549,7 @@ struct resolver {
 	struct px_symbols_opts opts;
 	struct proc_res *v;
 	size_t n;
+	size_t last;		/* the process of the last sample */
 };
 
 static bool exec_seen(const struct px_smpl_session *s, uint32_t pid)
@@ -415,6 +569,45 @@ static uint32_t parent_of(const struct px_smpl_session *s, uint32_t pid)
 		    s->tasks[i].tid == pid && s->tasks[i].ppid != pid)
 			return s->tasks[i].ppid;
 	return 0;
+}
+
+/* A process's name: the last one the kernel recorded for it (its main
+ * thread's first), else its name at the start, else its parent's (a
+ * forked child keeps it until it executes a program), else its name now. */
+static void name_of(const struct px_smpl_session *s, uint32_t pid, char comm[16],
+		    int depth)
+{
+	const struct px_task_event *found = NULL;
+	uint32_t parent;
+
+	if (!pid) {
+		snprintf(comm, 16, "swapper");
+		return;
+	}
+	for (size_t i = 0; i < s->ntasks; i++) {
+		const struct px_task_event *t = &s->tasks[i];
+
+		if (t->kind == PX_TASK_COMM && t->pid == pid &&
+		    (t->tid == pid || !found || found->tid != pid))
+			found = t;
+	}
+	if (found) {
+		snprintf(comm, 16, "%s", found->comm);
+		return;
+	}
+	for (size_t i = 0; i < s->nnames; i++)
+		if (s->names[i].pid == pid) {
+			snprintf(comm, 16, "%s", s->names[i].comm);
+			return;
+		}
+	parent = parent_of(s, pid);
+	if (parent && depth < 64) {
+		name_of(s, parent, comm, depth + 1);
+		return;
+	}
+	read_comm(pid, comm);
+	if (!comm[0])
+		snprintf(comm, 16, "??");
 }
 
 /* Add one mapping, replacing what it overlaps (a later mapping of the same
@@ -457,40 +650,64 @@ static int add_maps_of(const struct px_smpl_session *s, struct px_maps *m,
 	return 0;
 }
 
-static int resolver_get(struct resolver *r, uint32_t pid, struct px_symbols **out)
+/* The process pid as the resolver knows it (its name now, its symbols
+ * when first asked for). */
+static int resolver_get(struct resolver *r, uint32_t pid, struct proc_res **out)
 {
-	struct px_maps maps = { 0 };
 	struct proc_res *g;
-	int ret;
 
+	if (r->n && r->v[r->last].pid == pid) {	/* most often */
+		*out = &r->v[r->last];
+		return 0;
+	}
 	for (size_t i = 0; i < r->n; i++)
 		if (r->v[i].pid == pid) {
-			*out = r->v[i].res;
+			r->last = i;
+			*out = &r->v[i];
 			return 0;
 		}
 	g = realloc(r->v, (r->n + 1) * sizeof(*g));
 	if (!g)
 		return px_fail(ENOMEM, "out of memory");
 	r->v = g;
-	ret = add_maps_of(r->s, &maps, pid, 0);
-	/* a task that was running before sampling began (system-wide) has
-	 * no records: take its mappings now, if it still lives */
-	if (!ret && !maps.n && pid)
-		(void)px_maps_snapshot(&maps, (pid_t)pid);
-	if (!ret)
-		ret = px_symbols_open_maps(out, &maps, &r->opts);
-	px_maps_free(&maps);
-	if (ret)
-		return ret;
-	r->v[r->n].pid = pid;
-	r->v[r->n++].res = *out;
+	g = &r->v[r->n];
+	g->pid = pid;
+	g->res = NULL;
+	name_of(r->s, pid, g->comm, 0);
+	r->last = r->n++;
+	*out = g;
 	return 0;
+}
+
+/* The symbols of a process: its recorded mappings (or those of the
+ * process it was forked from), else, for a task that was running before
+ * sampling began and was not seen at the start, its mappings now if it
+ * still lives. */
+static int resolver_symbols(struct resolver *r, struct proc_res *p,
+			    struct px_symbols **out)
+{
+	struct px_maps maps = { 0 };
+	int ret;
+
+	if (p->res) {
+		*out = p->res;
+		return 0;
+	}
+	ret = add_maps_of(r->s, &maps, p->pid, 0);
+	if (!ret && !maps.n && p->pid)
+		(void)px_maps_snapshot(&maps, (pid_t)p->pid);
+	if (!ret)
+		ret = px_symbols_open_maps(&p->res, &maps, &r->opts);
+	px_maps_free(&maps);
+	*out = p->res;
+	return ret;
 }
 
 static void resolver_free(struct resolver *r)
 {
 	for (size_t i = 0; i < r->n; i++)
-		px_symbols_free(r->v[i].res);
+		if (r->v[i].res)
+			px_symbols_free(r->v[i].res);
 	free(r->v);
 }
 
@@ -510,16 +727,41 @@ static void rec_sample(const struct px_smpl_session *s, const struct px_smpl_rec
 	memcpy(x->values, s->vals + r->voff, r->nvalues * sizeof(*x->values));
 }
 
+/* Count one sample in the profile under what the profile is by. */
+static int profile_sample(struct px_smpl_session *s, size_t ev, const struct px_smpl_rec *rec,
+			  const struct proc_res *p, const struct px_location *loc)
+{
+	struct px_profile_proc proc = { p->pid, p->comm };
+	char label[48];
+
+	switch (s->o.by) {
+	case PX_PROFILE_COMM:
+		return px_profile_count_label(s->profile, ev, p->comm, 1);
+	case PX_PROFILE_PID:
+		snprintf(label, sizeof(label), "%u:%s", p->pid, p->comm);
+		return px_profile_count_label(s->profile, ev, label, 1);
+	case PX_PROFILE_CPU:
+		snprintf(label, sizeof(label), "cpu %u", rec->cpu);
+		return px_profile_count_label(s->profile, ev, label, 1);
+	default:
+		s->unresolved += !strcmp(loc->func, "??");
+		return px_profile_count_in(s->profile, ev,
+					   px_smpl_session_per_process(&s->o) ? &proc : NULL,
+					   loc, 1);
+	}
+}
+
 static int resolve_all(struct px_smpl_session *s, struct px_smpl_out *out)
 {
 	struct resolver r = { .s = s };
 	const struct px_smpl_session_opts *o = &s->o;
+	bool by_place = px_profile_by_place(o->by);
 	ssize_t *ev_id = NULL;
 	struct px_sample x;
 	int ret;
 
 	r.opts.kallsyms = o->kallsyms;
-	r.opts.functions_only = !o->resolve && o->by == PX_PROFILE_FUNCTIONS;
+	r.opts.functions_only = !o->resolve && (o->by == PX_PROFILE_FUNCTIONS || !by_place);
 	if ((ret = px_profile_new(&s->profile, o->by)))
 		return ret;
 	/* every sampling event has a profile, even an empty one */
@@ -538,8 +780,9 @@ static int resolve_all(struct px_smpl_session *s, struct px_smpl_out *out)
 		ev_id[i] = -1;
 	for (size_t i = 0; i < s->nrecs; i++) {
 		const struct px_smpl_rec *rec = &s->recs[i];
-		const struct px_location *loc;
+		const struct px_location *loc = NULL;
 		struct px_symbols *res;
+		struct proc_res *p = NULL;
 		size_t e = rec->pmd < o->n ? rec->pmd : o->n;
 
 		if (ev_id[e] < 0 &&
@@ -547,11 +790,14 @@ static int resolve_all(struct px_smpl_session *s, struct px_smpl_out *out)
 			ret = (int)ev_id[e];
 			goto out;
 		}
-		if ((ret = resolver_get(&r, rec->pid, &res)) ||
-		    (ret = px_symbols_resolve(res, rec->ip, &loc)) ||
-		    (ret = px_profile_count(s->profile, (size_t)ev_id[e], loc, 1)))
+		if ((ret = resolver_get(&r, rec->pid, &p)))
 			goto out;
-		s->unresolved += !strcmp(loc->func, "??");
+		if ((by_place || (out && o->resolve)) &&
+		    ((ret = resolver_symbols(&r, p, &res)) ||
+		     (ret = px_symbols_resolve(res, rec->ip, &loc))))
+			goto out;
+		if ((ret = profile_sample(s, (size_t)ev_id[e], rec, p, loc)))
+			goto out;
 		if (out) {
 			rec_sample(s, rec, &x);
 			ret = px_smpl_out_write_resolved(out, &x, o->resolve ? loc : NULL);
@@ -600,6 +846,7 @@ void px_smpl_session_free(struct px_smpl_session *s)
 	free(s->vals);
 	free(s->maps);
 	free(s->tasks);
+	free(s->names);
 	px_profile_free(s->profile);
 	memset(s, 0, sizeof(*s));
 }
@@ -608,14 +855,48 @@ void px_smpl_session_free(struct px_smpl_session *s)
 
 static const char *by_name(enum px_profile_by by)
 {
-	return by == PX_PROFILE_LINES ? "lines" :
-	       by == PX_PROFILE_INLINED ? "inlined functions" : "functions";
+	switch (by) {
+	case PX_PROFILE_LINES: return "lines";
+	case PX_PROFILE_INLINED: return "inlined functions";
+	case PX_PROFILE_COMM: return "processes";
+	case PX_PROFILE_PID: return "process ids";
+	case PX_PROFILE_CPU: return "cpus";
+	default: return "functions";
+	}
 }
 
-static uint64_t lost_total(const struct px_smpl_stats *st)
+/* One text profile row (and its heading with v NULL). */
+static void print_text_row(FILE *f, const struct px_smpl_session *s,
+			   const struct px_profile_entry *v)
 {
-	return st->lost + st->dropped + st->overwritten;
+	enum px_profile_by by = s->o.by;
+
+	if (!px_profile_by_place(by)) {
+		if (v)
+			fprintf(f, "%10" PRIu64 " %6.2f%%  %s\n", v->count, v->pct, v->name);
+		else
+			fprintf(f, "%10s %7s  %s\n", "samples", "%",
+				by == PX_PROFILE_CPU ? "cpu" :
+				by == PX_PROFILE_PID ? "pid:process" : "process");
+		return;
+	}
+	if (px_smpl_session_per_process(&s->o)) {
+		if (v)
+			fprintf(f, "%10" PRIu64 " %6.2f%%  %-16s", v->count, v->pct, v->process);
+		else
+			fprintf(f, "%10s %7s  %-16s", "samples", "%", "process");
+	} else {
+		if (v)
+			fprintf(f, "%10" PRIu64 " %6.2f%%  ", v->count, v->pct);
+		else
+			fprintf(f, "%10s %7s  ", "samples", "%");
+	}
+	if (v)
+		fprintf(f, "%-40s %s\n", v->name, v->module);
+	else
+		fprintf(f, "%-40s %s\n", by == PX_PROFILE_LINES ? "line" : "function", "module");
 }
+
 
 static void print_text(FILE *f, const struct px_smpl_session *s, size_t top)
 {
@@ -651,13 +932,11 @@ static void print_text(FILE *f, const struct px_smpl_session *s, size_t top)
 		fprintf(f, "\n# profile of %s: %" PRIu64 " samples, by %s\n",
 			px_profile_event(s->profile, e), px_profile_total(s->profile, e),
 			by_name(s->o.by));
-		fprintf(f, "%10s %7s  %-40s %s\n", "samples", "%",
-			s->o.by == PX_PROFILE_LINES ? "line" : "function", "module");
+		print_text_row(f, s, NULL);
 		for (size_t i = 0, shown = 0; i < n && (!top || shown < top); i++) {
 			if (!v[i].count)
 				continue;
-			fprintf(f, "%10" PRIu64 " %6.2f%%  %-40s %s\n", v[i].count, v[i].pct,
-				v[i].name, v[i].module);
+			print_text_row(f, s, &v[i]);
 			shown++;
 		}
 		free(v);
@@ -696,6 +975,8 @@ static void print_csv(FILE *f, const struct px_smpl_session *s, size_t top, cons
 			px_csv_field(f, v[i].name, sep);
 			fputs(sep, f);
 			px_csv_field(f, v[i].module, sep);
+			fputs(sep, f);
+			px_csv_field(f, v[i].process, sep);
 			fputc('\n', f);
 		}
 		free(v);
@@ -733,7 +1014,10 @@ static void print_json(FILE *f, const struct px_smpl_session *s, size_t top)
 			px_json_string(f, v[i].name);
 			fputs(",\"module\":", f);
 			px_json_string(f, v[i].module);
-			fprintf(f, ",\"samples\":%" PRIu64 ",\"pct\":%.4f}", v[i].count, v[i].pct);
+			fprintf(f, ",\"samples\":%" PRIu64 ",\"pct\":%.4f,\"process\":",
+				v[i].count, v[i].pct);
+			px_json_string(f, v[i].process);
+			fputc('}', f);
 		}
 		fputs("]}", f);
 		free(v);

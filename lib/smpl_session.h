@@ -15,6 +15,7 @@
 
 #include "events.h"
 #include "measure.h"
+#include "monitor.h"
 #include "profile.h"
 #include "sampler.h"
 
@@ -46,24 +47,48 @@ int px_smpl_spec_build(const struct px_smpl_spec *sp, size_t n,
 /* --smpl-module-info: the formats, their layouts and flags. */
 void px_smpl_formats_print(FILE *f);
 
+struct px_smpl_print;
+
 struct px_smpl_session_opts {
 	struct px_event *evs;		/* one event set */
 	size_t n;
 	const struct px_smpl_pmd *pmds;
 	struct px_smpl_opts smpl;	/* on_sample/arg are the session's */
-	char *const *argv;		/* the command */
-	bool inherit;			/* follow children and threads */
+	char *const *argv;		/* the command, or NULL */
+	pid_t attach_pid;		/* > 0: sample this running task */
+	unsigned follow;		/* PX_FOLLOW_*: children and threads
+					 * (perf: its inherit; the module:
+					 * a context on each, traced) */
 	const int *cpus;		/* system-wide: one sampler per CPU */
 	size_t ncpus;
+	uint64_t session_timeout_ns;	/* 0: until the command or task ends */
+	uint64_t print_interval_ns;	/* > 0: samples and lost that often */
+	FILE *interval_f;		/* where the intervals go */
+	const struct px_smpl_print *interval_print;
+	/* called once sampling runs (see px_monitor_opts.on_start) */
+	void (*on_start)(const struct px_monitor *m, void *arg);
+	void *start_arg;
 	const char *smpl_outfile;	/* every sample, or NULL */
 	bool json;			/* JSON Lines sample file */
 	bool resolve;			/* resolved places in the sample file */
-	enum px_profile_by by;		/* profile key */
+	enum px_profile_by by;		/* profile key; system-wide, a
+					 * profile of functions or lines
+					 * is per process (its name) */
 	const char *kallsyms;		/* NULL: /proc/kallsyms */
 	const struct px_sampler_ops *ops; /* NULL: perf_events */
 };
 
+/* Whether the profile of a session is per process: system-wide, when it
+ * ranks places (functions or lines), each row is a place in a process. */
+bool px_smpl_session_per_process(const struct px_smpl_session_opts *o);
+
 struct px_smpl_rec;
+
+/* A process and its name (the kernel's comm). */
+struct px_proc_name {
+	uint32_t pid;
+	char comm[16];
+};
 
 struct px_smpl_session {
 	struct px_smpl_session_opts o;
@@ -79,12 +104,20 @@ struct px_smpl_session {
 	size_t nmaps;
 	struct px_task_event *tasks;
 	size_t ntasks;
+	struct px_proc_name *names;	/* system-wide: every process at the
+					 * start, its name then */
+	size_t nnames;
 	struct px_profile *profile;
 	uint64_t unresolved;		/* samples whose function is ?? */
 	int cb_error;
+	bool timed_out;			/* the session timeout ended it */
+	bool interrupted;		/* a signal ended it (no command) */
+	uint64_t iv_samples, iv_lost;	/* at the last interval */
 };
 
-/* Run the session: the command is spawned held, sampled and waited for;
+/* Run the session (px_monitor_run with sampling): the command is spawned
+ * held, sampled and waited for (or the task attached, or the CPUs sampled
+ * until the timeout or a signal);
  * then the samples are resolved into the profile and, with smpl_outfile,
  * written whole or not at all.  Returns 0 (the command's status is in
  * s->run.exit_code), or -errno with px_last_error(); a command that

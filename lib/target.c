@@ -26,10 +26,15 @@ uint64_t px_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static void child_run(char *const argv[], int err_fd)
+static void child_run(char *const argv[], const sigset_t *mask, int err_fd)
 {
 	int err;
 
+	/* the command gets the signal mask pfmon was started with, not the
+	 * one its session loop blocks signals with to read them from a
+	 * signalfd (else Ctrl-C would never reach it) */
+	if (mask)
+		sigprocmask(SIG_SETMASK, mask, NULL);
 	/* under a debugger or strace TRACEME fails: stop all the same (a
 	 * plain stop, ended by SIGCONT), so counting still works */
 	ptrace(PTRACE_TRACEME, 0, NULL, NULL);
@@ -41,7 +46,7 @@ static void child_run(char *const argv[], int err_fd)
 	_exit(127);
 }
 
-int px_child_fork(char *const argv[], struct px_child *c)
+static int child_fork(char *const argv[], const sigset_t *mask, struct px_child *c)
 {
 	int pipefd[2];
 
@@ -60,7 +65,7 @@ int px_child_fork(char *const argv[], struct px_child *c)
 	}
 	if (c->pid == 0) {
 		close(pipefd[0]);
-		child_run(argv, pipefd[1]);
+		child_run(argv, mask, pipefd[1]);
 	}
 	close(pipefd[1]);
 	c->exec_error_pipe = pipefd[0];
@@ -82,9 +87,19 @@ int px_child_held(struct px_child *c)
 	return 0;
 }
 
+int px_child_fork(char *const argv[], struct px_child *c)
+{
+	return child_fork(argv, NULL, c);
+}
+
 int px_child_spawn(char *const argv[], struct px_child *c)
 {
-	int ret = px_child_fork(argv, c);
+	return px_child_spawn_masked(argv, NULL, c);
+}
+
+int px_child_spawn_masked(char *const argv[], const sigset_t *mask, struct px_child *c)
+{
+	int ret = child_fork(argv, mask, c);
 
 	return ret ? ret : px_child_held(c);
 }

@@ -23,6 +23,9 @@ struct px_child {
  * of the command yet; perfctr's rule for remote attach is a stopped,
  * traced child.  Returns 0 or -errno. */
 int px_child_spawn(char *const argv[], struct px_child *c);
+/* The same, the command's signal mask set to *mask (NULL: ours), for a
+ * caller that blocks signals to read them from a signalfd. */
+int px_child_spawn_masked(char *const argv[], const sigset_t *mask, struct px_child *c);
 
 /* The two halves of px_child_spawn(), for a caller with work to do while
  * the child starts: fork it, then wait until it has stopped (a no-op once

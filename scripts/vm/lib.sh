@@ -137,10 +137,14 @@ vm_initramfs() {
 	fi
 
 	addr=$(nm tests/workloads/calls 2>/dev/null | awk '$3 == "counted_function" {print $1}')
+	faddr=$(nm tests/workloads/fork_calls 2>/dev/null | awk '$3 == "counted_function" {print $1}')
+	saddr=$(nm tests/workloads/stages 2>/dev/null | awk '$3 == "counted_function" {print $1}')
 	{
 		echo "export PFM_MODULE=/opt/pfm/perfmon.ko"
 		echo "export PFM_WORKLOADS=/opt/pfm/workloads"
 		echo "export PFM_COUNTED_FUNCTION=0x${addr:-0}"
+		echo "export PFM_FORK_CALLS_FUNCTION=0x${faddr:-0}"
+		echo "export PFM_STAGES_FUNCTION=0x${saddr:-0}"
 		echo "export PFM_UNPRIV_UID=1000"
 		# seconds a test may run (scripts/vm/init)
 		echo "PFM_TEST_TIMEOUT=${PFM_TEST_TIMEOUT:-120}"

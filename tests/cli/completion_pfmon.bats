@@ -28,11 +28,13 @@ complete_words() {
 	assert_equal "${COMPREPLY[*]}" "task-clock,page-faults"
 }
 
-@test "pfmon --priv-levels and --backend values" {
+@test "pfmon --priv-levels, --backend and --profile-by values" {
 	complete_words --priv-levels u
 	assert_equal "${COMPREPLY[*]}" "u uk"
 	complete_words --backend p
 	assert_equal "${COMPREPLY[*]}" "perf"
+	complete_words --profile-by c
+	assert_equal "${COMPREPLY[*]}" "comm cpu"
 }
 
 @test "a completion is registered for pfmon" {

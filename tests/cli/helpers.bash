@@ -173,3 +173,16 @@ stages_go() {
 	# opened read-write: never waits for a reader, even one that has ended
 	echo go 1<>"$STAGES_FIFO"
 }
+
+# pfmon -v --attach-task PID ARG... in the background ($PFMON, default
+# cmd/pfmon), its output in $BATS_TEST_TMPDIR/out and err; sets MON and
+# returns once pfmon says it is attached and counting or sampling.
+pfmon_attach() {
+	local pid=$1
+	shift
+	"${PFMON:-$ROOT/cmd/pfmon}" -v --attach-task "$pid" "$@" \
+		>"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" 3>&- &
+	MON=$!
+	px_background "$MON"
+	wait_for_line "$BATS_TEST_TMPDIR/err" "^pfmon: (counting|sampling) started on task $pid\$" "$MON"
+}

@@ -13,18 +13,6 @@ teardown() {
 	px_end_background
 }
 
-# pfmon -v --attach-task PID ARG... in the background, its output in
-# $BATS_TEST_TMPDIR/out and err; sets MON and returns once pfmon says its
-# counters are attached and counting.
-pfmon_attach() {
-	local pid=$1
-	shift
-	"$PFMON" -v --attach-task "$pid" "$@" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" 3>&- &
-	MON=$!
-	px_background "$MON"
-	wait_for_line "$BATS_TEST_TMPDIR/err" "^pfmon: counting started on task $pid\$" "$MON"
-}
-
 # pfmon -x, output: the value (or $3: another column) of the row whose
 # unit is $2 ("all", or a tid) and event is $4 (default page-faults).
 pfmon_csv() {

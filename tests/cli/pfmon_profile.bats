@@ -54,7 +54,7 @@ line_of() {
 	run -0 --separate-stderr "$PFMON" -x, -e cpu-clock --long-smpl-periods=100000 "$SYMBIN" spin 400
 	for f in hot_main:symwork hot_shared:libsymshared.so hot_dlopen:libsymdl.so inline_caller:symwork; do
 		row=$(awk -F, -v f="${f%%:*}" '$1 == "profile" && $6 == f' <<<"$output")
-		[[ $row == *"/build/${f#*:}" ]]
+		[[ $(cut -d, -f7 <<<"$row") == *"/build/${f#*:}" ]]
 		p=$(cut -d, -f5 <<<"$row")
 		awk -v p="$p" 'BEGIN { exit !(p > 15 && p < 35) }'
 	done

@@ -1,6 +1,7 @@
 # Shared set-up of the module suite (runs inside the test guest, as root).
 # The guest's /opt/pfm/env sets PFM_MODULE, PFM_WORKLOADS,
-# PFM_COUNTED_FUNCTION and PFM_UNPRIV_UID.
+# PFM_COUNTED_FUNCTION (calls' counted_function), PFM_FORK_CALLS_FUNCTION
+# (fork_calls'), PFM_STAGES_FUNCTION (stages') and PFM_UNPRIV_UID.
 
 pfm_setup() {
 	bats_load_library bats-support

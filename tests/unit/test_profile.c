@@ -127,6 +127,51 @@ static void test_event_ids(void)
 	px_profile_free(p);
 }
 
+/* A profile of processes: one resolved location (one serial) counts apart
+ * in each process, processes of one name count together, and labels
+ * alone (a process, a CPU) have no module. */
+static void test_processes(void)
+{
+	const struct px_location a = { .ip = 0x10, .module = "/bin/w", .func = "f", .serial = 7 };
+	const struct px_profile_proc p1 = { 100, "split" }, p2 = { 200, "bash" },
+				     p3 = { 300, "split" };
+	struct px_profile *p;
+	struct px_profile_entry *v;
+	size_t n;
+
+	px_profile_new(&p, PX_PROFILE_FUNCTIONS);
+	px_profile_event_id(p, "e");
+	is_int(px_profile_count_in(p, 0, &p1, &a, 3), 0, "processes: counted in split");
+	is_int(px_profile_count_in(p, 0, &p2, &a, 2), 0, "processes: counted in bash");
+	is_int(px_profile_count_in(p, 0, &p3, &a, 1), 0, "processes: counted in another split");
+	is_int(px_profile_count_in(p, 0, &p1, &a, 4), 0, "processes: split again, cached");
+	px_profile_rank(p, 0, &v, &n);
+	if (is_int((long)n, 2, "processes: one row per process name")) {
+		is_str(v[0].process, "split", "processes: split first");
+		ok(v[0].count == 8 && v[1].count == 2, "processes: 8 in split, 2 in bash");
+		is_str(v[1].process, "bash", "processes: then bash");
+		is_str(v[1].name, "f", "processes: the same function in both");
+	}
+	free(v);
+	px_profile_free(p);
+
+	px_profile_new(&p, PX_PROFILE_CPU);
+	px_profile_event_id(p, "e");
+	px_profile_count_label(p, 0, "cpu 1", 2);
+	px_profile_count_label(p, 0, "cpu 0", 5);
+	px_profile_count_label(p, 0, "cpu 1", 1);
+	px_profile_rank(p, 0, &v, &n);
+	if (is_int((long)n, 2, "labels: two CPUs")) {
+		is_str(v[0].name, "cpu 0", "labels: cpu 0 first");
+		ok(v[0].count == 5 && v[1].count == 3, "labels: 5 and 3");
+		is_str(v[0].module, "", "labels: no module");
+		is_str(v[0].process, "", "labels: no process");
+	}
+	free(v);
+	is_int(px_profile_count_label(p, 3, "cpu 0", 1), -EINVAL, "labels: unknown event refused");
+	px_profile_free(p);
+}
+
 /* Many random keys and counts: the ranking must be the sorted order of
  * what was added, and the shares must add up to 100. */
 static void test_random(void)
@@ -190,6 +235,7 @@ int main(void)
 	test_small();
 	test_locations();
 	test_event_ids();
+	test_processes();
 	test_random();
 	return done_testing();
 }

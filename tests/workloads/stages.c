@@ -4,7 +4,9 @@
  *   MS  burn MS milliseconds of the process's own CPU time,
  *   w   print "wait N" on standard output (N: 1 for the first w or s,
  *       2 for the next...), then block until a line arrives on FIFO,
- *   s   print "spin N", then burn CPU until a line arrives on FIFO;
+ *   s   print "spin N", then burn CPU until a line arrives on FIFO,
+ *   cN  call counted_function() exactly N times (a uprobe on it counts
+ *       them; `nm` gives its address, the build has no PIE);
  * then exit with STATUS.  A test attaches a tool to it, or signals the
  * tool, once it has printed "wait N" or "spin N", then lets it go on by
  * writing a line to FIFO: the CPU time it spends between two such events
@@ -36,6 +38,13 @@ static void burn_10k(void)
 
 	for (int i = 0; i < 10000; i++)
 		x += i;
+}
+
+volatile long sink;
+
+__attribute__((noinline)) void counted_function(long i)
+{
+	sink += i;
 }
 
 static void fail(const char *what, int status)
@@ -91,7 +100,7 @@ int main(int argc, char **argv)
 	int pause = 0;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: stages FIFO STATUS STEP... (STEP: MS, w or s)\n");
+		fprintf(stderr, "usage: stages FIFO STATUS STEP... (STEP: MS, w, s or cN)\n");
 		return 2;
 	}
 	/* read and write: the open does not wait for a writer, and the
@@ -109,6 +118,16 @@ int main(int argc, char **argv)
 				wait_line();
 			else
 				spin_until_line();
+		} else if (*step == 'c') {
+			char *end;
+			long n = strtol(step + 1, &end, 10);
+
+			if (end == step + 1 || *end || n < 0) {
+				fprintf(stderr, "stages: bad step '%s': give cN\n", step);
+				return 2;
+			}
+			for (long k = 0; k < n; k++)
+				counted_function(k);
 		} else {
 			char *end;
 			double ms = strtod(step, &end);

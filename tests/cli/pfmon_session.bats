@@ -1,0 +1,155 @@
+#!/usr/bin/env bats
+# Sampling goes wherever counting goes, through the one session engine:
+# an attached task, the session timeout (with and without a command),
+# --print-interval while sampling, and Ctrl-C from a terminal.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load helpers
+	PFMON=$ROOT/cmd/pfmon
+	T=$(mktemp -d)
+}
+
+teardown() {
+	px_end_background
+	rm -rf "$T"
+}
+
+# The value of summary row $2 in pfmon -x, output $1.
+summary() {
+	awk -F, -v k="$2" '$1 == "summary" && $2 == k { print $3 }' <<<"$1"
+}
+
+# The task calls counted_function 1000 times, waits while pfmon attaches,
+# calls it 5000 times, waits while pfmon gets SIGINT and leaves, then
+# calls it 700 times and exits: pfmon samples exactly the 5000.
+@test "attach sampling at a uprobe gets exactly the calls made while attached; the task survives detach" {
+	stages_start 6 c1000 w c5000 w c700
+	stages_wait "wait 1"
+	pfmon_attach "$STAGES_PID" -x, -e "uprobe:$W/stages:counted_function" \
+		--long-smpl-periods=1 --smpl-outfile="$T/a.txt"
+	stages_go
+	stages_wait "wait 2"
+	kill -INT "$MON"
+	wait "$MON"	# 0: SIGINT ended the session
+	# detached and untraced, waiting as before
+	grep -q '^TracerPid:[[:space:]]*0$' "/proc/$STAGES_PID/status"
+	stages_go
+	st=0
+	wait "$STAGES_PID" || st=$?
+	[ "$st" -eq 6 ]
+	out=$(<"$BATS_TEST_TMPDIR/out")
+	echo "$out"
+	[ "$(summary "$out" samples)" -eq 5000 ]
+	[ "$(summary "$out" lost)" -eq 0 ]
+	# every sample is at counted_function, which the profile names
+	run -0 awk -F, '$1 == "profile" && $3 == 1 { print $6, $4 }' <<<"$out"
+	assert_output "counted_function 5000"
+	[ "$(grep -c '^[0-9]' "$T/a.txt")" -eq 5000 ]
+}
+
+@test "attach sampling ends with the task" {
+	stages_start 3 w 200
+	stages_wait "wait 1"
+	pfmon_attach "$STAGES_PID" -x, -e cpu-clock --long-smpl-periods=1000000
+	stages_go
+	wait "$MON"
+	st=0
+	wait "$STAGES_PID" || st=$?
+	[ "$st" -eq 3 ]
+	out=$(<"$BATS_TEST_TMPDIR/out")
+	# 200 ms of CPU at one sample per ms of it
+	n=$(summary "$out" samples)
+	echo "samples $n"
+	(( n >= 150 && n <= 260 ))
+	run -0 awk -F, '$1 == "profile" && $3 == 1 { print $7 }' <<<"$out"
+	assert_output "$W/stages"
+}
+
+@test "attach sampling of a task that does not exist is a clear error" {
+	run -1 --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=1000000 --attach-task=999999999
+	[[ $stderr == *"cannot attach to task 999999999"* ]]
+}
+
+# The command spins until told; the timeout ends the session, pfmon
+# reports and leaves, and the command runs on to its own end.
+@test "session timeout while sampling a command: pfmon reports, the command runs on" {
+	fifo=$T/fifo
+	mkfifo "$fifo"
+	"$PFMON" -v -x, --session-timeout=1 -e cpu-clock --long-smpl-periods=1000000 \
+		-- "$W/stages" "$fifo" 4 s >"$T/out" 2>"$T/err" 3>&- &
+	mon=$!
+	px_background "$mon"
+	wait_for_line "$T/err" '^pfmon: sampling started on task [0-9]+$' "$mon"
+	task=$(sed -n 's/^pfmon: sampling started on task \([0-9]*\)$/\1/p' "$T/err")
+	px_background "$task"
+	wait "$mon"
+	out=$(<"$T/out")
+	echo "$out"
+	(( $(summary "$out" samples) > 100 ))
+	# the command was let go and spins on, untraced
+	grep -q '^TracerPid:[[:space:]]*0$' "/proc/$task/status"
+	echo go 1<>"$fifo"
+	for _ in $(seq 500); do [ -e "/proc/$task" ] || break; sleep 0.02; done
+	[ ! -e "/proc/$task" ]
+}
+
+@test "session timeout without a command: system-wide sampling for the time given" {
+	run -0 --separate-stderr "$PFMON" -x, --system-wide --cpu-list=0 --session-timeout=1 \
+		-e cpu-clock --long-smpl-periods=1000000
+	n=$(summary "$output" samples)
+	l=$(summary "$output" lost)
+	echo "samples $n lost $l"
+	# CPU 0's clock for a second at one overflow per ms
+	(( n + l >= 900 && n + l <= 1100 ))
+	run -0 awk -F, '$1 == "profile" { n++ } END { print (n > 0) }' <<<"$output"
+	assert_output 1
+}
+
+@test "intervals while sampling add up to the summary" {
+	run -0 --separate-stderr "$PFMON" -x, --print-interval=100 -e cpu-clock \
+		--long-smpl-periods=100000 "$W/split" 800
+	read -r n l < <(awk -F, '$1 == "interval" && $3 == "samples" { n += $4; k++ }
+		$1 == "interval" && $3 == "lost" { l += $4 }
+		END { print n, l; if (k < 3) exit 1 }' <<<"$output")
+	echo "intervals: samples $n lost $l"
+	[ "$n" -eq "$(summary "$output" samples)" ]
+	[ "$l" -eq "$(summary "$output" lost)" ]
+	# each interval row holds the running total too
+	total=$(summary "$output" samples)
+	run -0 awk -F, '$1 == "interval" && $3 == "samples" { last = $5 } END { print last }' <<<"$output"
+	assert_output "$total"
+}
+
+@test "--print-interval while sampling in text and JSON" {
+	run -0 --separate-stderr "$PFMON" --print-interval=100 -e cpu-clock \
+		--long-smpl-periods=100000 "$W/split" 400
+	assert_line --regexp '^ +[0-9]+\.[0-9]{6} +[0-9]+  samples$'
+	run -0 --separate-stderr "$PFMON" --json --print-interval=100 -e cpu-clock \
+		--long-smpl-periods=100000 "$W/split" 400
+	run -0 python3 -c 'import json, sys
+lines = [json.loads(l) for l in sys.stdin if l.strip()]
+iv = [l for l in lines if "interval_seconds" in l]
+last = lines[-1]["summary"]
+print(sum(l["delta"] for l in iv if l["name"] == "samples") == last["samples"], len(iv) >= 4)' <<<"$output"
+	assert_output "True True"
+}
+
+# A terminal's Ctrl-C: the kernel signals the whole foreground process
+# group, pfmon and its command alike; pfmon must not send another, and the
+# command must not have it blocked (pfmon reads its own signals from a
+# signalfd with them blocked).
+@test "Ctrl-C from a terminal under pfmon sampling reaches the command once" {
+	run -0 --separate-stderr "$BATS_TEST_DIRNAME/pty_ctrl_c.py" "$PFMON" -e cpu-clock \
+		--long-smpl-periods=1000000 -- "$W/sigints"
+	assert_output "SIGINT 1 0"
+}
+
+@test "Ctrl-C from a terminal under pfmon counting reaches the command once" {
+	run -0 --separate-stderr "$BATS_TEST_DIRNAME/pty_ctrl_c.py" "$PFMON" -e task-clock -- "$W/sigints"
+	assert_output "SIGINT 1 0"
+	run -0 --separate-stderr "$BATS_TEST_DIRNAME/pty_ctrl_c.py" "$PFMON" --system-wide \
+		--cpu-list=0 -e cpu-clock -- "$W/sigints"
+	assert_output "SIGINT 1 0"
+}
