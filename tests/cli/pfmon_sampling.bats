@@ -321,10 +321,6 @@ PY
 @test "what sampling cannot do is refused by name" {
 	run -2 --separate-stderr "$PFMON" -e cpu-clock -e task-clock --long-smpl-periods=10 "$W/calls" 10
 	[[ $stderr == *"one event set"*"cannot multiplex"* ]]
-	run -2 --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=10 --attach-task=1
-	[[ $stderr == *"--attach-task"*"not implemented"* ]]
-	run -2 --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=10 --session-timeout=1 "$W/calls" 10
-	[[ $stderr == *"--session-timeout"* ]]
 }
 
 @test "sampling with --backend=module and no module loaded says how to load it" {
