@@ -17,13 +17,19 @@
  *    in the body), so the buffer is sized for that on top;
  *  - randomisation is the kernel's, from a seed advanced once: the first
  *    period (PMD value) is drawn here, as the perf sampler draws it;
- *  - no MMAP/COMM records: the caller snapshots the command's mappings
- *    (lib/smpl_session.c). */
+ *  - the module records no mappings or exec names (the spec leaves the
+ *    correlation of samples with processes to the tool, section 6.3.2):
+ *    per task, the caller reads the mappings of each process at its exit
+ *    (lib/smpl_session.c); per CPU, each context has a side band beside
+ *    it (lib/sideband.h: the kernel's mmap, exec, fork and exit records of
+ *    every task on that CPU, through a perf dummy event), so the
+ *    processes that start and end during the session resolve too. */
 #include "sampler.h"
 #include "sampler_module.h"
 #include "error.h"
 #include "perfmon.h"
 #include "random.h"
+#include "sideband.h"
 #include "double-buffer/px_dbl.h"
 
 #include <errno.h>
@@ -70,6 +76,9 @@ struct msampler {
 	bool ended;
 	struct px_smpl_stats st;
 	int cb_ret;
+	struct px_sideband side;	/* per CPU: mappings and tasks */
+	struct px_records records;
+	unsigned char *rec;		/* one side-band record, unwrapped */
 };
 
 static int m_body(void *arg, unsigned set, unsigned ovfl_pmd)
@@ -191,6 +200,9 @@ static void m_close(void *state)
 		munmap(s->buf, s->map);
 	if (s->fd >= 0)
 		close(s->fd);
+	px_sideband_close(&s->side);
+	px_records_free(&s->records);
+	free(s->rec);
 	free(s->copy);
 	free(s->pmd);
 	free(s->nbody);
@@ -214,6 +226,7 @@ static int m_open(const struct px_event *evs, size_t n,
 	if (!s)
 		return px_fail(ENOMEM, "out of memory");
 	s->fd = -1;
+	s->side.fd = -1;
 	s->n = n;
 	s->o = *o;
 	s->dbl = o->format == PX_SMPL_DOUBLE_BUFFER;
@@ -244,6 +257,14 @@ static int m_open(const struct px_event *evs, size_t n,
 	}
 	if ((ret = px_module_load(s->fd, t)))
 		goto out_close;
+	/* per CPU: every task's mappings and names from a side band */
+	if (t->pid < 0) {
+		s->rec = malloc(PX_RING_MAX_RECORD);
+		ret = s->rec ? px_sideband_open(&s->side, t, t->cpu, false) :
+			       px_fail(ENOMEM, "out of memory");
+		if (ret)
+			goto out_close;
+	}
 	if (fcntl(s->fd, F_SETFL, O_NONBLOCK)) {
 		ret = px_fail(errno, "cannot set up the perfmon context: %s", strerror(errno));
 		goto out_close;
@@ -267,8 +288,11 @@ static int m_start(struct msampler *s, uint32_t flags)
 static int m_enable(void *state)
 {
 	struct msampler *s = state;
-	int ret = m_start(s, 0);
+	int ret = px_sideband_enable(&s->side);
 
+	if (ret)
+		return ret;
+	ret = m_start(s, 0);
 	return ret ? px_fail(-ret, "cannot start sampling: %s", strerror(-ret)) : 0;
 }
 
@@ -389,6 +413,8 @@ static int m_drain(struct msampler *s)
 		if (m.type == PFM_MSG_OVFL && (ret = m_notification(s)))
 			return ret;
 	}
+	if (s->side.fd >= 0 && (ret = px_sideband_drain(&s->side, s->rec, &s->records)))
+		return ret;
 	return s->cb_ret;
 }
 
@@ -408,7 +434,11 @@ static size_t m_pollfds(const void *state, struct pollfd *fds, size_t max)
 
 	if (max)
 		fds[0] = (struct pollfd){ .fd = s->fd, .events = POLLIN };
-	return 1;
+	if (s->side.fd < 0)
+		return 1;
+	if (max > 1)
+		fds[1] = (struct pollfd){ .fd = s->side.fd, .events = POLLIN };
+	return 2;
 }
 
 static int m_finish(void *state)
@@ -417,7 +447,8 @@ static int m_finish(void *state)
 	struct pfarg_ctxinfo ci;
 	int ret;
 
-	if ((ret = m_stop(s)) || (ret = m_drain(s)))
+	if ((ret = m_stop(s)) || (ret = px_sideband_disable(&s->side)) ||
+	    (ret = m_drain(s)))
 		return ret < 0 ? ret : s->cb_ret;
 	memset(&ci, 0, sizeof(ci));
 	if (ioctl(s->fd, PFM_GETINFO_CTX, &ci))
@@ -464,24 +495,26 @@ static int m_finish(void *state)
 
 static void m_stats(const void *state, struct px_smpl_stats *st)
 {
-	*st = ((const struct msampler *)state)->st;
-}
+	const struct msampler *s = state;
 
-static size_t m_none(const void *state, const void **v)
-{
-	(void)state;
-	*v = NULL;
-	return 0;
+	*st = s->st;
+	st->side_lost = s->records.lost;
 }
 
 static size_t m_mappings(const void *state, const struct px_mapping **m)
 {
-	return m_none(state, (const void **)m);
+	const struct msampler *s = state;
+
+	*m = s->records.maps;
+	return s->records.nmaps;
 }
 
 static size_t m_tasks(const void *state, const struct px_task_event **t)
 {
-	return m_none(state, (const void **)t);
+	const struct msampler *s = state;
+
+	*t = s->records.tasks;
+	return s->records.ntasks;
 }
 
 const struct px_sampler_ops px_sampler_module_ops = {

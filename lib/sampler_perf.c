@@ -4,6 +4,7 @@
 #include "error.h"
 #include "perf_syscall.h"
 #include "random.h"
+#include "sideband.h"
 #include "double-buffer/px_dbl.h"
 
 #include <errno.h>
@@ -11,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #define DEFAULT_ENTRIES 4096
@@ -22,15 +22,6 @@
  * software, tracepoint or breakpoint event whatever the period (it records
  * the count as the period).  The period recorded is the one the tool set. */
 
-#define SIDE_RING_PAGES 32
-
-/* A mapped perf ring buffer. */
-struct rbuf {
-	struct perf_event_mmap_page *meta;
-	unsigned char *data;
-	size_t data_size;	/* a power of 2 */
-};
-
 /* The events of one CPU (or of the task): the PMDs' group, whose ring
  * holds the samples alone, and a dummy event whose ring has the mapping
  * and task records, so that pausing the samples (the mask) loses none of
@@ -39,9 +30,8 @@ struct ring {
 	int cpu;
 	int *fds;		/* one per PMD, -1 when not opened */
 	uint64_t *ids;		/* perf's id of each PMD's event */
-	struct rbuf samples;
-	int side_fd;
-	struct rbuf side;
+	struct px_ring samples;
+	struct px_sideband side;
 	uint64_t mask_head;	/* no_block: what the kernel had written by
 				 * the last restart */
 };
@@ -78,10 +68,7 @@ struct px_sampler {
 				 * sample; later samples written before the
 				 * restart fell in the mask */
 	struct px_smpl_stats st;
-	struct px_mapping *maps;
-	size_t nmaps, maps_cap;
-	struct px_task_event *tasks;
-	size_t ntasks, tasks_cap;
+	struct px_records records;	/* mappings and tasks (side bands) */
 	unsigned char *rec;	/* one record, unwrapped */
 	int cb_ret;		/* a non-zero on_sample return */
 };
@@ -227,65 +214,6 @@ static int open_event(struct px_sampler *s, struct px_event *ev, size_t i,
 	return px_fail(-fd, "cannot sample '%s': %s", ev->name, strerror(-fd));
 }
 
-static int map_rbuf(int fd, size_t pages, struct rbuf *b)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	void *m;
-
-	b->data_size = pages * page;
-	m = mmap(NULL, page + b->data_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		 fd, 0);
-	if (m == MAP_FAILED)
-		return px_fail(errno,
-			       "cannot map a %zu-byte sampling ring: %s (see ulimit -l and kernel.perf_event_mlock_kb)",
-			       b->data_size, strerror(errno));
-	b->meta = m;
-	b->data = (unsigned char *)m + page;
-	return 0;
-}
-
-static void unmap_rbuf(struct rbuf *b)
-{
-	if (b->meta)
-		munmap(b->meta, (size_t)sysconf(_SC_PAGESIZE) + b->data_size);
-	b->meta = NULL;
-}
-
-/* The dummy event that records mappings, exec names, forks and exits of
- * the target, started and ended with the PMDs. */
-static int open_side(struct px_sampler *s, const struct px_target *t,
-		     struct ring *r)
-{
-	struct perf_event_attr a;
-	int fd;
-
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_DUMMY;
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
-	a.disabled = 1;
-	a.enable_on_exec = t->enable_on_exec;
-	a.remove_on_exec = s->stops;
-	a.inherit = t->inherit;
-	a.mmap = 1;
-	a.mmap2 = 1;
-	a.comm = 1;
-	a.comm_exec = 1;
-	a.task = 1;
-	a.sample_id_all = 1;
-	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
-	a.watermark = 1;
-	a.wakeup_watermark = SIDE_RING_PAGES / 2 * (uint32_t)sysconf(_SC_PAGESIZE);
-	fd = px_perf_event_open(&a, t->pid, r->cpu, -1);
-	if (fd < 0)
-		return px_fail(-fd, "cannot record the command's mappings: %s",
-			       strerror(-fd));
-	r->side_fd = fd;
-	return map_rbuf(fd, SIDE_RING_PAGES, &r->side);
-}
-
 static int open_ring(struct px_sampler *s, const struct px_event *evs,
 		     const struct px_target *t, struct ring *r)
 {
@@ -310,22 +238,23 @@ static int open_ring(struct px_sampler *s, const struct px_event *evs,
 			return px_fail(errno, "cannot get the id of '%s': %s",
 				       evs[i].name, strerror(errno));
 	}
-	if ((ret = map_rbuf(r->fds[0], s->o.ring_pages, &r->samples)))
+	if ((ret = px_ring_map(&r->samples, r->fds[0], s->o.ring_pages)))
 		return ret;
 	for (size_t i = 1; i < s->n; i++)
 		if (is_sampling(&s->pmd[i]) &&
 		    ioctl(r->fds[i], PERF_EVENT_IOC_SET_OUTPUT, r->fds[0]))
 			return px_fail(errno, "cannot direct '%s' to the ring: %s",
 				       evs[i].name, strerror(errno));
-	return open_side(s, t, r);
+	/* the mappings and tasks in a ring of their own, so that pausing
+	 * the samples (the mask) loses none of those and every record the
+	 * kernel reports lost in the samples' ring is an overflow */
+	return px_sideband_open(&r->side, t, r->cpu, s->stops);
 }
 
 static void close_ring(struct px_sampler *s, struct ring *r)
 {
-	unmap_rbuf(&r->samples);
-	unmap_rbuf(&r->side);
-	if (r->side_fd >= 0)
-		close(r->side_fd);
+	px_ring_unmap(&r->samples);
+	px_sideband_close(&r->side);
 	if (r->fds)
 		for (size_t i = 0; i < s->n; i++)
 			if (r->fds[i] >= 0)
@@ -390,7 +319,7 @@ int px_sampler_open(const struct px_event *evs, size_t n,
 		s->o.ring_pages = DEFAULT_RING_PAGES;
 	s->pmd = calloc(n, sizeof(*s->pmd));
 	s->evs = malloc(n * sizeof(*evs));
-	s->rec = malloc(65536);
+	s->rec = malloc(PX_RING_MAX_RECORD);
 	if (!s->pmd || !s->evs || !s->rec) {
 		ret = px_fail(ENOMEM, "out of memory");
 		goto out_close;
@@ -424,7 +353,7 @@ int px_sampler_open(const struct px_event *evs, size_t n,
 		struct ring *r = &s->rings[s->nrings++];
 
 		r->cpu = t->inherit && t->cpu < 0 ? (int)c : t->cpu;
-		r->side_fd = -1;
+		r->side.fd = -1;
 		ret = open_ring(s, evs, t, r);
 		if (ret == -ENODEV && ncpu > 1) {	/* offline CPU */
 			close_ring(s, r);
@@ -448,7 +377,7 @@ static int ioctl_leaders(struct px_sampler *s, unsigned long req,
 {
 	for (size_t r = 0; r < s->nrings; r++)
 		if (ioctl(s->rings[r].fds[0], req, 0) ||
-		    ioctl(s->rings[r].side_fd, req, 0))
+		    ioctl(s->rings[r].side.fd, req, 0))
 			return px_fail(errno, "cannot %s: %s", what,
 				       strerror(errno));
 	return 0;
@@ -684,87 +613,17 @@ static int decode_sample(struct px_sampler *s, const struct ring *r,
 	return record(s, (size_t)pmd, &x);
 }
 
-static int grow(void **v, size_t *cap, size_t n, size_t elem)
-{
-	if (n < *cap)
-		return 0;
-	size_t c = *cap ? *cap * 2 : 64;
-	void *nv = realloc(*v, c * elem);
+/* A record of a samples' ring. */
+struct ring_ctx {
+	struct px_sampler *s;
+	const struct ring *r;
+};
 
-	if (!nv)
-		return px_fail(ENOMEM, "out of memory");
-	*v = nv;
-	*cap = c;
-	return 0;
-}
-
-static int decode_mmap2(struct px_sampler *s, const unsigned char *p, size_t size)
-{
-	struct px_mapping *m;
-	const unsigned char *q = p + sizeof(struct perf_event_header);
-	size_t fixed = 8 + 3 * 8 + 24 + 8;	/* pid/tid, addr/len/pgoff, ids, prot/flags */
-	int ret;
-
-	if (size < sizeof(struct perf_event_header) + fixed)
-		return 0;
-	if ((ret = grow((void **)&s->maps, &s->maps_cap, s->nmaps, sizeof(*m))))
-		return ret;
-	m = &s->maps[s->nmaps++];
-	memcpy(&m->pid, q, 4);
-	memcpy(&m->tid, q + 4, 4);
-	memcpy(&m->start, q + 8, 8);
-	memcpy(&m->len, q + 16, 8);
-	memcpy(&m->pgoff, q + 24, 8);
-	memcpy(&m->prot, q + 56, 4);
-	memcpy(&m->flags, q + 60, 4);
-	size_t room = size - sizeof(struct perf_event_header) - fixed;
-	size_t len = strnlen((const char *)q + fixed, room);
-
-	if (len >= sizeof(m->path))
-		len = sizeof(m->path) - 1;
-	memcpy(m->path, q + fixed, len);
-	m->path[len] = 0;
-	return 0;
-}
-
-static int decode_task(struct px_sampler *s, const struct perf_event_header *h,
-		       const unsigned char *p, size_t size)
-{
-	const unsigned char *q = p + sizeof(*h);
-	struct px_task_event *t;
-	int ret;
-
-	if (size < sizeof(*h) + 16)
-		return 0;
-	if ((ret = grow((void **)&s->tasks, &s->tasks_cap, s->ntasks, sizeof(*t))))
-		return ret;
-	t = &s->tasks[s->ntasks++];
-	memset(t, 0, sizeof(*t));
-	if (h->type == PERF_RECORD_COMM) {
-		size_t len = strnlen((const char *)q + 8, size - sizeof(*h) - 8);
-
-		t->kind = PX_TASK_COMM;
-		memcpy(&t->pid, q, 4);
-		memcpy(&t->tid, q + 4, 4);
-		t->exec = h->misc & PERF_RECORD_MISC_COMM_EXEC;
-		memcpy(t->comm, q + 8, len < 15 ? len : 15);
-		return 0;
-	}
-	if (size < sizeof(*h) + 24)
-		return 0;
-	t->kind = h->type == PERF_RECORD_FORK ? PX_TASK_FORK : PX_TASK_EXIT;
-	memcpy(&t->pid, q, 4);
-	memcpy(&t->ppid, q + 4, 4);
-	memcpy(&t->tid, q + 8, 4);
-	memcpy(&t->ptid, q + 12, 4);
-	memcpy(&t->time, q + 16, 8);
-	return 0;
-}
-
-static int decode(struct px_sampler *s, const struct ring *r, bool side,
-		  uint64_t pos, const unsigned char *p, size_t size)
+static int decode(void *arg, uint64_t pos, const unsigned char *p, size_t size)
 {
 	const struct perf_event_header *h = (const void *)p;
+	struct px_sampler *s = ((struct ring_ctx *)arg)->s;
+	const struct ring *r = ((struct ring_ctx *)arg)->r;
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
@@ -774,10 +633,6 @@ static int decode(struct px_sampler *s, const struct ring *r, bool side,
 			uint64_t lost;
 
 			memcpy(&lost, p + sizeof(*h) + 8, 8);
-			if (side) {
-				s->st.side_lost += lost;
-				return 0;
-			}
 			/* the samples' ring has nothing else to lose */
 			s->st.lost += lost;
 			s->st.overflows += lost;
@@ -786,51 +641,15 @@ static int decode(struct px_sampler *s, const struct ring *r, bool side,
 	case PERF_RECORD_THROTTLE:
 		s->st.throttled++;
 		return 0;
-	case PERF_RECORD_MMAP2:
-		return decode_mmap2(s, p, size);
-	case PERF_RECORD_COMM:
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT:
-		return decode_task(s, h, p, size);
 	}
 	return 0;
 }
 
-static int drain_rbuf(struct px_sampler *s, struct ring *r, struct rbuf *b)
+static int drain_ring(struct px_sampler *s, struct ring *r)
 {
-	uint64_t head = __atomic_load_n(&b->meta->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = b->meta->data_tail;
-	size_t mask = b->data_size - 1;
-	int ret = 0;
+	struct ring_ctx ctx = { s, r };
 
-	while (tail < head && !ret) {
-		struct perf_event_header h;
-		size_t off = tail & mask, first;
-		const unsigned char *p;
-
-		if (head - tail < sizeof(h))
-			break;
-		first = b->data_size - off;
-		if (first >= sizeof(h)) {
-			memcpy(&h, b->data + off, sizeof(h));
-		} else {
-			memcpy(&h, b->data + off, first);
-			memcpy((unsigned char *)&h + first, b->data, sizeof(h) - first);
-		}
-		if (h.size < sizeof(h) || h.size > head - tail)
-			break;
-		if (first >= h.size) {
-			p = b->data + off;
-		} else {
-			memcpy(s->rec, b->data + off, first);
-			memcpy(s->rec + first, b->data, h.size - first);
-			p = s->rec;
-		}
-		ret = decode(s, r, b == &r->side, tail, p, h.size);
-		tail += h.size;
-	}
-	__atomic_store_n(&b->meta->data_tail, tail, __ATOMIC_RELEASE);
-	return ret;
+	return px_ring_drain(&r->samples, s->rec, decode, &ctx);
 }
 
 /* The counts of the PMDs' events (the one ring of a stopping sampler),
@@ -886,8 +705,8 @@ int px_sampler_drain(struct px_sampler *s)
 	int ret;
 
 	for (size_t r = 0; r < s->nrings; r++)
-		if ((ret = drain_rbuf(s, &s->rings[r], &s->rings[r].side)) ||
-		    (ret = drain_rbuf(s, &s->rings[r], &s->rings[r].samples)))
+		if ((ret = px_sideband_drain(&s->rings[r].side, s->rec, &s->records)) ||
+		    (ret = drain_ring(s, &s->rings[r])))
 			return ret;
 	if (s->stops && (ret = note_reloads(s)))
 		return ret;
@@ -916,7 +735,7 @@ int px_sampler_exec(struct px_sampler *s, pid_t pid)
 	close_ring(s, &s->rings[0]);
 	memset(&s->rings[0], 0, sizeof(s->rings[0]));
 	s->rings[0].cpu = -1;
-	s->rings[0].side_fd = -1;
+	s->rings[0].side.fd = -1;
 	if ((ret = open_ring(s, s->evs, &t, &s->rings[0])))
 		return ret;
 	return px_sampler_enable(s);
@@ -929,7 +748,7 @@ size_t px_sampler_pollfds(const struct px_sampler *s, struct pollfd *fds, size_t
 			fds[2 * r] = (struct pollfd){ .fd = s->rings[r].fds[0],
 						      .events = POLLIN };
 		if (2 * r + 1 < max)
-			fds[2 * r + 1] = (struct pollfd){ .fd = s->rings[r].side_fd,
+			fds[2 * r + 1] = (struct pollfd){ .fd = s->rings[r].side.fd,
 							  .events = POLLIN };
 	}
 	return 2 * s->nrings;
@@ -974,28 +793,28 @@ void px_sampler_close(struct px_sampler *s)
 	free(s->evs);
 	free(s->buf);
 	free(s->rec);
-	free(s->maps);
-	free(s->tasks);
+	px_records_free(&s->records);
 	free(s);
 }
 
 void px_sampler_stats(const struct px_sampler *s, struct px_smpl_stats *st)
 {
 	*st = s->st;
+	st->side_lost = s->records.lost;
 }
 
 size_t px_sampler_mappings(const struct px_sampler *s,
 			   const struct px_mapping **m)
 {
-	*m = s->maps;
-	return s->nmaps;
+	*m = s->records.maps;
+	return s->records.nmaps;
 }
 
 size_t px_sampler_tasks(const struct px_sampler *s,
 			const struct px_task_event **t)
 {
-	*t = s->tasks;
-	return s->ntasks;
+	*t = s->records.tasks;
+	return s->records.ntasks;
 }
 
 const void *px_sampler_buffer(const struct px_sampler *s, size_t *len)

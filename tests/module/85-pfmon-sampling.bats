@@ -224,6 +224,19 @@ until_line() {
 	[ "$(contexts)" -eq 0 ]
 }
 
+# The module records no mappings; per CPU a side band beside each context
+# has the kernel's records of every task, so a process that starts and
+# ends during the session resolves.
+@test "module sampling system-wide: a process started and ended during the session resolves" {
+	run -0 --separate-stderr pfmon --backend=module --system-wide -x, -e cpu-clock \
+		--long-smpl-periods=1000000 --profile-top=0 -- sh -c "'$W/split' 400 >/dev/null & wait"
+	echo "$output $stderr"
+	run -0 awk -F, '$1 == "profile" && $8 == "split" { n[$6] += $4 }
+		END { print (n["heavy_function"] > 50), (n["light_function"] > 10), n["??"] + 0 }' <<<"$output"
+	assert_output "1 1 0"
+	[ "$(contexts)" -eq 0 ]
+}
+
 @test "module sampling: errors are clear" {
 	echo 8192 > /sys/module/perfmon/parameters/smpl_buf_size_max
 	run -1 --separate-stderr pfmon --backend=module -e "$BP" \
