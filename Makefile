@@ -18,26 +18,29 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 PFM_LIBS = -Wl,-Bstatic -lpfm -Wl,-Bdynamic
 CMD_LDFLAGS = -no-pie
 
-# perfex's own cost is a benchmark target, and it needs no libdw: it is
-# linked wholly static, which saves the dynamic loader's work at every run
-# (perfex --version: 5 ms dynamic, under 2 ms static, here).
-cmd/perfex: CMD_LDFLAGS = -static
-cmd/perfex: LDLIBS = -lpopt -lpfm -lelf -lz -lm -lpthread
-
 CFLAGS ?= -O2 -g
+# lib/ is in folders by responsibility (base, event, backend/perf,
+# backend/module, session, smpl, symbols, profile, report); its headers
+# are found by name in any of them.
+LIB_DIRS := $(sort $(dir $(shell find lib -name '*.h')))
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
-	  -DPX_VERSION='"$(VERSION)"' -Ilib -Ikernel/uapi -Iformats $(PKG_CFLAGS)
+	  -DPX_VERSION='"$(VERSION)"' $(addprefix -I,$(LIB_DIRS)) -Ikernel/uapi -Iformats \
+	  $(PKG_CFLAGS)
 LDLIBS = $(PKG_LIBS) $(PFM_LIBS) -lm -lpthread
 
-LIB_SRCS = $(wildcard lib/*.c) $(wildcard formats/*/lib/*.c)
-LIB_OBJS = $(LIB_SRCS:.c=.o)
-LIB = lib/libpx.a
+# Every build output is under build/: objects in build/obj, the library,
+# the front ends in build/bin, the unit tests and workloads in build/tests.
+B = build
+LIB_SRCS := $(shell find lib -name '*.c') $(wildcard formats/*/lib/*.c)
+LIB_HDRS := $(shell find lib -name '*.h') $(wildcard formats/*/*.h) $(wildcard kernel/uapi/*.h)
+LIB_OBJS = $(LIB_SRCS:%.c=$(B)/obj/%.o)
+LIB = $(B)/libpx.a
 
-CMDS = cmd/perfex $(if $(wildcard cmd/pfmon.c),cmd/pfmon)
+CMDS = $(B)/bin/perfex $(B)/bin/pfmon
 UNIT_SRCS = $(wildcard tests/unit/test_*.c)
-UNIT_BINS = $(UNIT_SRCS:.c=)
+UNIT_BINS = $(UNIT_SRCS:%.c=$(B)/%)
 WORKLOAD_SRCS = $(wildcard tests/workloads/*.c)
-WORKLOADS = $(WORKLOAD_SRCS:.c=)
+WORKLOADS = $(WORKLOAD_SRCS:%.c=$(B)/%)
 
 .PHONY: all check bench install uninstall clean module deps
 
@@ -48,24 +51,38 @@ all: $(CMDS) $(UNIT_BINS) $(WORKLOADS) $(SYMBOLS_WORKLOAD)
 $(LIB): $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
-lib/%.o formats/%.o: CFLAGS += -fvisibility=hidden
-$(LIB_OBJS): $(wildcard lib/*.h) $(wildcard formats/*/*.h) $(wildcard kernel/uapi/*.h)
+$(B)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c -o $@ $<
 
-cmd/cli.o: cmd/cli.c cmd/cli.h
+$(B)/obj/lib/%.o $(B)/obj/formats/%.o: CFLAGS += -fvisibility=hidden
+$(LIB_OBJS): $(LIB_HDRS)
 
-cmd/%: cmd/%.c cmd/cli.o $(LIB)
-	$(CC) $(CFLAGS) $(CMD_LDFLAGS) -o $@ $< cmd/cli.o $(LIB) $(LDLIBS)
+$(B)/obj/cmd/cli.o: cmd/cli.c cmd/cli.h
 
-tests/unit/test_%: tests/unit/test_%.c $(wildcard tests/unit/*.h) $(LIB)
-	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LDLIBS)
+$(B)/bin/%: cmd/%.c $(B)/obj/cmd/cli.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(CMD_LDFLAGS) -o $@ $< $(B)/obj/cmd/cli.o $(LIB) $(LDLIBS)
+
+# perfex's own cost is a benchmark target, and it needs no libdw: it is
+# linked wholly static, which saves the dynamic loader's work at every run
+# (perfex --version: 5 ms dynamic, under 2 ms static, here).
+$(B)/bin/perfex: CMD_LDFLAGS = -static
+$(B)/bin/perfex: LDLIBS = -lpopt -lpfm -lelf -lz -lm -lpthread
+
+$(B)/tests/unit/test_%: tests/unit/test_%.c $(wildcard tests/unit/*.h) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itests/unit -DPX_TREE='"$(CURDIR)"' -o $@ $< $(LIB) $(LDLIBS)
 
 # Workloads are the measured programs: no optimisation that could fold
 # their loops away, frame pointers and debug info for the sampling tests.
-tests/workloads/%: tests/workloads/%.c
+$(B)/tests/workloads/%: tests/workloads/%.c
+	@mkdir -p $(@D)
 	$(CC) -O1 -g -fno-omit-frame-pointer -fno-inline -no-pie -Wall -Wextra -Werror -o $@ $< -lpthread -ldl
 
 # the symbol-resolution workload: several files, shared and dlopen'ed
-# libraries, stripped copies with separate debug files
+# libraries, stripped copies with separate debug files (built into its
+# own build/ folder, whose paths its tests know)
 $(SYMBOLS_WORKLOAD): $(wildcard tests/workloads/symbols/*.[ch]) scripts/build-symbols-workload.sh
 	scripts/build-symbols-workload.sh
 
@@ -102,6 +119,6 @@ uninstall:
 	for f in completions/*.bash; do rm -f $(DESTDIR)$(BASHCOMPDIR)/$$(basename $$f .bash); done
 
 clean:
-	rm -f $(LIB) $(LIB_OBJS) cmd/cli.o cmd/perfex cmd/pfmon $(UNIT_BINS) $(WORKLOADS)
+	rm -rf $(B)/obj $(B)/bin $(B)/tests $(LIB)
 	rm -rf tests/workloads/symbols/build
 	-$(MAKE) -C kernel clean 2>/dev/null

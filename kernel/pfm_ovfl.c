@@ -26,7 +26,7 @@
  * Park-Miller minimal standard generator (16807 * s mod 2^31 - 1), in
  * Carta's division-free form: 16807 * s is below 2^46; since 2^31 = 1
  * mod 2^31 - 1, the part above bit 31 is added back to the low part and
- * one subtraction brings the sum into range.  lib/random.c does the same.
+ * one subtraction brings the sum into range.  lib/base/random.c does the same.
  */
 u32 pfm_random_step(u32 s)
 {

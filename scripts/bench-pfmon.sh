@@ -6,8 +6,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-PFMON=./cmd/pfmon
-WORK="tests/workloads/loop ${BENCH_LOOP:-300000000}"
+PFMON=./build/bin/pfmon
+WORK="build/tests/workloads/loop ${BENCH_LOOP:-300000000}"
 EVENTS=(task-clock page-faults context-switches)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -23,16 +23,17 @@
 #   LIMIT: seconds allowed to one sampled run (default 15)
 set -eu
 cd "$(dirname "$0")/.."
-make -s lib/libpx.a tests/workloads/split >/dev/null
-cflags="-O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Ilib -Iformats -Ikernel/uapi"
+make -s build/libpx.a build/tests/workloads/split >/dev/null
+cflags="-O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Iformats -Ikernel/uapi"
+for d in $(find lib -name '*.h' -printf '%h\n' | sort -u); do cflags="$cflags -I$d"; done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 drv=$tmp/driver
-cc $cflags -o "$drv" scripts/bench-sampling-driver.c lib/libpx.a \
+cc $cflags -o "$drv" scripts/bench-sampling-driver.c build/libpx.a \
 	$(pkg-config --libs popt libdw libelf) -lpfm -lm -lpthread
 rounds=${1:-4000}
 limit=${2:-15}
-split=$PWD/tests/workloads/split
+split=$PWD/build/tests/workloads/split
 ev=cpu-clock
 entries=4096
 tools="default default-noblock double-buffer perf"

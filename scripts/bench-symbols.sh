@@ -1,6 +1,6 @@
 #!/bin/bash
-# Benchmark of the symbol resolver (lib/symbols.c, lib/symindex.c,
-# lib/profile.c) against perf report, on the same samples of the same
+# Benchmark of the symbol resolver (lib/symbols/symbols.c, symindex.c,
+# lib/profile/profile.c) against perf report, on the same samples of the same
 # program:
 #   perf record -c PERIOD -e cpu-clock tests/workloads/symbols/build/symwork spin MS
 # Our side is tests/workloads/symbols/symresolve, which resolves and counts
@@ -53,8 +53,9 @@ LINES_PERIOD=${LINES_PERIOD:-100000}
 scripts/build-symbols-workload.sh || exit 1
 out=tests/workloads/symbols/build
 drv=$out/symresolve
-cc -O2 -g -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Ilib -o "$drv" \
-	tests/workloads/symbols/symresolve.c lib/symbols.c lib/profile.c lib/error.c lib/bigbuf.c lib/symindex.c lib/ksyms.c \
+cc -O2 -g -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Ilib/symbols -Ilib/profile -Ilib/base -o "$drv" \
+	tests/workloads/symbols/symresolve.c lib/symbols/symbols.c lib/profile/profile.c lib/base/error.c \
+	lib/base/bigbuf.c lib/symbols/symindex.c lib/symbols/ksyms.c \
 	-ldw -lelf -lpthread || exit 1
 for t in perf hyperfine python3; do
 	command -v $t >/dev/null || { echo "bench-symbols: $t is not installed"; exit 1; }

@@ -8,8 +8,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-PERFEX=./cmd/perfex
-LOOP=tests/workloads/loop
+PERFEX=./build/bin/perfex
+LOOP=build/tests/workloads/loop
 RUNS=${BENCH_RUNS:-7}	# runs per side for the perturbation medians
 
 tmp=$(mktemp -d)

@@ -20,7 +20,7 @@ kver=$(vm_kernel_release) || tap_fail_all "no linux-headers-amd64"
 vm_build_module "$kver" || tap_fail_all "perfmon.ko did not build"
 vm_build_helpers || tap_fail_all "the tests/module helpers did not build"
 vmlinuz=$(vm_fetch_kernel "$kver") || tap_fail_all "no kernel image for $kver"
-[ -x cmd/perfex ] || vm_log "cmd/perfex is missing: run 'make all' first"
+[ -x build/bin/perfex ] || vm_log "build/bin/perfex is missing: run 'make all' first"
 img=$(vm_initramfs module)
 
 start=$(date +%s)

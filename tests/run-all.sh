@@ -103,13 +103,12 @@ run_suite() {
 unit_suite() {
 	local t tests=()
 	if [ $# -eq 0 ]; then
-		for t in tests/unit/test_*; do
-			case $t in *.c|*.h|*.o) continue ;; esac
+		for t in build/tests/unit/test_*; do
 			[ -x "$t" ] && tests+=("$t")
 		done
 	fi
 	for t; do
-		case $t in */*) ;; *) t=tests/unit/$t ;; esac
+		case $t in */*) ;; *) t=build/tests/unit/$t ;; esac
 		tests+=("$t")
 	done
 	for t in "${tests[@]}"; do

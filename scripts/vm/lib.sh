@@ -108,15 +108,14 @@ vm_initramfs() {
 
 	# the module, the front ends, the helpers, the workloads, the tests
 	cp kernel/perfmon.ko "$root/opt/pfm/"
-	for f in cmd/perfex cmd/pfmon; do
-		[ -x "$f" ] && vm_copy_bin "$root" "$f" "/opt/pfm/bin/${f#cmd/}"
+	for f in build/bin/perfex build/bin/pfmon; do
+		[ -x "$f" ] && vm_copy_bin "$root" "$f" "/opt/pfm/bin/${f##*/}"
 	done
 	for f in $HELPERS; do
 		vm_copy_bin "$root" "$VM_DIR/bin/$f" "/opt/pfm/bin/$f"
 	done
 	mkdir -p "$root/opt/pfm/workloads" "$root/opt/pfm/tests"
-	for f in tests/workloads/*; do
-		case $f in *.c|*.h) continue ;; esac
+	for f in build/tests/workloads/*; do
 		[ -f "$f" ] && [ -x "$f" ] && vm_copy_bin "$root" "$f" "/opt/pfm/workloads/${f##*/}"
 	done
 	cp -a tests/module "$root/opt/pfm/tests/"
@@ -136,9 +135,9 @@ vm_initramfs() {
 		vm_copy_bin "$root" "${f:-/usr/bin/perf}" /usr/bin/perf
 	fi
 
-	addr=$(nm tests/workloads/calls 2>/dev/null | awk '$3 == "counted_function" {print $1}')
-	faddr=$(nm tests/workloads/fork_calls 2>/dev/null | awk '$3 == "counted_function" {print $1}')
-	saddr=$(nm tests/workloads/stages 2>/dev/null | awk '$3 == "counted_function" {print $1}')
+	addr=$(nm build/tests/workloads/calls 2>/dev/null | awk '$3 == "counted_function" {print $1}')
+	faddr=$(nm build/tests/workloads/fork_calls 2>/dev/null | awk '$3 == "counted_function" {print $1}')
+	saddr=$(nm build/tests/workloads/stages 2>/dev/null | awk '$3 == "counted_function" {print $1}')
 	{
 		echo "export PFM_MODULE=/opt/pfm/perfmon.ko"
 		echo "export PFM_WORKLOADS=/opt/pfm/workloads"

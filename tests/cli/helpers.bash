@@ -4,8 +4,8 @@ bats_load_library bats-support
 bats_load_library bats-assert
 
 ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-PERFEX=$ROOT/cmd/perfex
-W=$ROOT/tests/workloads
+PERFEX=$ROOT/build/bin/perfex
+W=$ROOT/build/tests/workloads
 
 # Page faults a workload takes beyond its own work: the dynamic loader,
 # libc and the stack.  Measured on Debian 12 (x86_64) with
@@ -175,12 +175,12 @@ stages_go() {
 }
 
 # pfmon -v --attach-task PID ARG... in the background ($PFMON, default
-# cmd/pfmon), its output in $BATS_TEST_TMPDIR/out and err; sets MON and
+# build/bin/pfmon), its output in $BATS_TEST_TMPDIR/out and err; sets MON and
 # returns once pfmon says it is attached and counting or sampling.
 pfmon_attach() {
 	local pid=$1
 	shift
-	"${PFMON:-$ROOT/cmd/pfmon}" -v --attach-task "$pid" "$@" \
+	"${PFMON:-$ROOT/build/bin/pfmon}" -v --attach-task "$pid" "$@" \
 		>"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" 3>&- &
 	MON=$!
 	px_background "$MON"

@@ -9,7 +9,7 @@ bats_require_minimum_version 1.5.0
 
 setup() {
 	load helpers
-	PFMON=$ROOT/cmd/pfmon
+	PFMON=$ROOT/build/bin/pfmon
 	UPROBE="uprobe:$W/calls:counted_function"
 	T=$(mktemp -d)
 }
@@ -335,7 +335,7 @@ PY
 	assert_equal "$stderr" "pfmon: no function 'no_such_function' in '$W/calls'"
 	run -2 --separate-stderr "$PFMON" -e "uprobe:$T/missing:f" "$W/calls" 10
 	[[ $stderr == *"cannot find '$T/missing'"* ]]
-	run -2 --separate-stderr "$PFMON" -e "uprobe:$W/calls.c:main" "$W/calls" 10
+	run -2 --separate-stderr "$PFMON" -e "uprobe:$ROOT/tests/workloads/calls.c:main" "$W/calls" 10
 	[[ $stderr == *"is not an ELF file"* ]]
 	run -2 --separate-stderr "$PFMON" -e "uprobe:$W/calls" "$W/calls" 10
 	[[ $stderr == *"bad uprobe event"* ]]

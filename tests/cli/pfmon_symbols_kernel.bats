@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # Kernel samples when /proc/kallsyms cannot name them (kptr_restrict shows
 # zeroed addresses, or the file cannot be read): they still count, under
-# module [kernel] with function ??.  PX_KALLSYMS (lib/symbols.c) names the
+# module [kernel] with function ??.  PX_KALLSYMS (lib/symbols/symbols.c) names the
 # file read in place of /proc/kallsyms, so the fallback is tested whatever
 # this machine's kptr_restrict is.
 
@@ -9,7 +9,7 @@ bats_require_minimum_version 1.5.0
 
 setup() {
 	load helpers
-	PFMON=$ROOT/cmd/pfmon
+	PFMON=$ROOT/build/bin/pfmon
 	T=$(mktemp -d)
 }
 

@@ -231,8 +231,12 @@ until_line() {
 	run -0 --separate-stderr pfmon --backend=module --system-wide -x, -e cpu-clock \
 		--long-smpl-periods=1000000 --profile-top=0 -- sh -c "'$W/split' 400 >/dev/null & wait"
 	echo "$output $stderr"
+	# every sample of split's own code, or of an address in no mapping,
+	# is named (the guest has no debug files: functions of the dynamic
+	# loader's own may read ??, in its module)
 	run -0 awk -F, '$1 == "profile" && $8 == "split" { n[$6] += $4 }
-		END { print (n["heavy_function"] > 50), (n["light_function"] > 10), n["??"] + 0 }' <<<"$output"
+		$1 == "profile" && $8 == "split" && $6 == "??" && ($7 == "??" || $7 ~ /\/split$/) { bad += $4 }
+		END { print (n["heavy_function"] > 50), (n["light_function"] > 10), bad + 0 }' <<<"$output"
 	assert_output "1 1 0"
 	[ "$(contexts)" -eq 0 ]
 }

@@ -1,4 +1,4 @@
-/* The kernel symbol table (lib/ksyms.c), white-box: this file includes
+/* The kernel symbol table (lib/symbols/ksyms.c), white-box: this file includes
  * ksyms.c with its read buffer shrunk to 61 bytes, so that lines cross
  * reads at every position, a line longer than the buffer comes up, and
  * the last line has no newline.

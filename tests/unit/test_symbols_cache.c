@@ -1,4 +1,4 @@
-/* The resolver's address cache (lib/symbols.c), white-box: this file
+/* The resolver's address cache (lib/symbols/symbols.c), white-box: this file
  * includes symbols.c itself, with IPCACHE_HASH replaced by a hash the test
  * switches at run time, so that collisions (every key on one slot, at the
  * end of the table so that probing wraps around; few distinct slots) and

@@ -1,4 +1,4 @@
-/* The symbol index (lib/symindex.c) must give libdwfl's own answer for
+/* The symbol index (lib/symbols/symindex.c) must give libdwfl's own answer for
  * every address.  Checked on this test's own modules (the executable,
  * libc, libdw, libelf, ...): at every symbol's first and last byte and
  * the bytes on either side, at section edges, and at a stride through

@@ -1,5 +1,5 @@
 /* The module backend's helpers shared by its counting side
- * (lib/backend_module.c) and its sampler (lib/sampler_module.c): every
+ * (lib/backend/module/backend_module.c) and its sampler (lib/backend/module/sampler_module.c): every
  * /dev/perfmon ioctl stays in these two files. */
 #ifndef PX_SAMPLER_MODULE_H
 #define PX_SAMPLER_MODULE_H

@@ -1,5 +1,5 @@
 /* --smpl-outfile: every sample on one line, written whole or not at all
- * (lib/outfile.h), and read back strictly.
+ * (lib/base/outfile.h), and read back strictly.
  *
  * Text:  "# pfmon samples v1" then one line per sample:
  *        INDEX PID TID CPU SET PMD LAST_RESET TSTAMP IP [VALUE...]

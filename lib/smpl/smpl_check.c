@@ -1,5 +1,5 @@
 /* The checks of sampling settings every sampler makes before it opens
- * anything (lib/sampler_perf.c, lib/sampler_module.c). */
+ * anything (lib/backend/perf/sampler_perf.c, lib/backend/module/sampler_module.c). */
 #include "error.h"
 #include "random.h"
 #include "sampler.h"

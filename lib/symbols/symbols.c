@@ -1,4 +1,4 @@
-/* Symbol resolution through libdwfl: with lib/symindex.c (which caches
+/* Symbol resolution through libdwfl: with lib/symbols/symindex.c (which caches
  * libdwfl's symbol answers), the only files of the project that use it.
  * Follows elfutils' addr2line: dwfl_module_addrinfo for the symbol,
  * dwfl_module_getsrc for the line, dwarf_getscopes then dwarf_getscopes_die
@@ -361,7 +361,7 @@ out_nomem:
 	return px_fail(ENOMEM, "symbols: out of memory");
 }
 
-/* Each module's symbol index (lib/symindex.c) hangs on its libdwfl
+/* Each module's symbol index (lib/symbols/symindex.c) hangs on its libdwfl
  * userdata, built on the module's first address and freed with the
  * module: when a new report drops it, and at the end. */
 static char no_index;	/* userdata of a module that cannot be indexed */

@@ -1,7 +1,7 @@
 /* Sampling through the perfmon kernel module (kernel/perfmon.ko): a
  * context created with the default or double-buffer format, its buffer
  * mapped read-only, the samples the kernel records handed to the tool as
- * the perf sampler (lib/sampler_perf.c) hands its own, so both give the
+ * the perf sampler (lib/backend/perf/sampler_perf.c) hands its own, so both give the
  * same records.
  *
  * How pfmon's sampling maps onto the module (kernel/README.md):
@@ -20,8 +20,8 @@
  *  - the module records no mappings or exec names (the spec leaves the
  *    correlation of samples with processes to the tool, section 6.3.2):
  *    per task, the caller reads the mappings of each process at its exit
- *    (lib/smpl_session.c); per CPU, each context has a side band beside
- *    it (lib/sideband.h: the kernel's mmap, exec, fork and exit records of
+ *    (lib/smpl/smpl_session.c); per CPU, each context has a side band beside
+ *    it (lib/backend/perf/sideband.h: the kernel's mmap, exec, fork and exit records of
  *    every task on that CPU, through a perf dummy event), so the
  *    processes that start and end during the session resolve too. */
 #include "sampler.h"

@@ -1,6 +1,6 @@
 /* Event-based sampling on perf_events, recorded in the perfmon2 sampling
  * formats (formats/default, formats/double-buffer), so that the perf
- * backend and the kernel module (lib/sampler_module.c, through
+ * backend and the kernel module (lib/backend/module/sampler_module.c, through
  * px_sampler_ops below) hand the tool the same records.
  *
  * Events are PMDs in the order given (PMD i = evs[i]), all in one perf
@@ -77,7 +77,7 @@ struct px_smpl_pmd {
 	uint64_t short_period;	/* 0: the long period */
 	bool random;		/* randomise every reset */
 	uint32_t random_mask;	/* at most 31 bits, below the short period */
-	uint32_t random_seed;	/* not 0 (see lib/random.h) */
+	uint32_t random_seed;	/* not 0 (see lib/base/random.h) */
 	uint64_t smpl_pmds;	/* bit i: PMD i's value in this PMD's samples */
 	bool notify;		/* PFM_REGFL_OVFL_NOTIFY: hand over full buffers */
 };
@@ -102,6 +102,8 @@ struct px_mapping {
 	uint64_t start, len, pgoff;
 	uint32_t prot, flags;
 	char path[PATH_MAX];
+	uint64_t time;		/* when mapped (perf's clock, as the samples'
+				 * time); lib/smpl/procs.h for those read */
 };
 
 /* PERF_RECORD_COMM, _FORK and _EXIT. */
@@ -110,7 +112,8 @@ struct px_task_event {
 	enum px_task_kind kind;
 	uint32_t pid, tid;	/* the task concerned */
 	uint32_t ppid, ptid;	/* FORK/EXIT: its parent */
-	uint64_t time;		/* FORK/EXIT */
+	uint64_t time;		/* when (perf's clock, as the samples' time);
+				 * 0: not known */
 	bool exec;		/* COMM: the name changed by execve() */
 	char comm[16];		/* COMM */
 };
@@ -142,7 +145,7 @@ struct px_sampler;
 
 /* The settings every sampler refuses (count, format, smpl_pmds beyond the
  * events, randomisation mask and seed, no sampling event), in
- * lib/smpl_check.c.  Returns 0 or -errno with px_last_error(). */
+ * lib/smpl/smpl_check.c.  Returns 0 or -errno with px_last_error(). */
 int px_smpl_check(const struct px_event *evs, size_t n,
 		  const struct px_smpl_pmd *pmds, const struct px_smpl_opts *o);
 
@@ -190,8 +193,8 @@ const void *px_sampler_buffer(const struct px_sampler *s, size_t *len);
 int px_sampler_body(void *sampler, unsigned set, unsigned ovfl_pmd);
 
 /* The sampler interface, as each backend gives it: the functions above
- * for perf_events (px_sampler_perf_ops, lib/sample_run.c), the perfmon
- * kernel module's (px_sampler_module_ops, lib/sampler_module.c).  The
+ * for perf_events (px_sampler_perf_ops, lib/backend/perf/sample_run.c), the perfmon
+ * kernel module's (px_sampler_module_ops, lib/backend/module/sampler_module.c).  The
  * module's sampler records no MMAP/COMM/FORK records: its mappings()
  * and tasks() are empty, the caller takes the mappings itself. */
 struct px_sampler_ops {
@@ -207,7 +210,7 @@ struct px_sampler_ops {
 	size_t (*mappings)(const void *s, const struct px_mapping **m);
 	size_t (*tasks)(const void *s, const struct px_task_event **t);
 	/* whether the sampler stops its task at every overflow for these
-	 * settings (NULL: never); the session (lib/monitor.c) then opens it on the
+	 * settings (NULL: never); the session (lib/session/monitor.c) then opens it on the
 	 * traced task stopped (the command just after its exec) and drains it at each stop */
 	bool (*stops)(const struct px_smpl_pmd *pmds, size_t n);
 	/* the stopped command ran another program (NULL: nothing to do) */

@@ -5,6 +5,7 @@
 #include "error.h"
 #include "random.h"
 #include "report.h"
+#include "procs.h"
 #include "smpl_output.h"
 #include "symbols.h"
 #include "target.h"
@@ -269,11 +270,13 @@ static int keep_sample(void *arg, const struct px_sample *x)
 	return 0;
 }
 
-/* The module's sampler gets no mapping records: the command stays traced
- * (PTRACE_O_TRACEEXIT) and its mappings are read from /proc when it stops
- * at its exit, its memory still there (the spec's /proc snapshots,
- * section 6.3.2, taken at the one moment that sees them all). */
-static int snapshot_maps(struct px_smpl_session *s, pid_t pid)
+/* Keep the mappings /proc shows for pid now, as of time (procs.h: 0 at
+ * the start, UINT64_MAX at its exit).  The module's per-task samplers get
+ * no mapping records: the command stays traced (PTRACE_O_TRACEEXIT) and
+ * its mappings are read when it stops at its exit, its memory still there
+ * (the spec's /proc snapshots, section 6.3.2, taken at the one moment that
+ * sees them all). */
+static int snapshot_maps(struct px_smpl_session *s, pid_t pid, uint64_t time)
 {
 	struct px_maps maps = { 0 };
 	int ret = px_maps_snapshot(&maps, pid);
@@ -292,6 +295,7 @@ static int snapshot_maps(struct px_smpl_session *s, pid_t pid)
 
 		memset(m, 0, sizeof(*m));
 		m->pid = m->tid = (uint32_t)pid;
+		m->time = time;
 		m->start = maps.v[i].start;
 		m->len = maps.v[i].len;
 		m->pgoff = maps.v[i].pgoff;
@@ -300,22 +304,6 @@ static int snapshot_maps(struct px_smpl_session *s, pid_t pid)
 out:
 	px_maps_free(&maps);
 	return ret;
-}
-
-/* The kernel's name of a process, "" when it is gone. */
-static void read_comm(uint32_t pid, char comm[16])
-{
-	char path[64];
-	FILE *f;
-
-	comm[0] = 0;
-	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	if (fgets(comm, 16, f))
-		comm[strcspn(comm, "\n")] = 0;
-	fclose(f);
 }
 
 /* System-wide, the processes already running have no records of their
@@ -347,11 +335,11 @@ static int snapshot_system(struct px_smpl_session *s)
 		}
 		g = &s->names[s->nnames];
 		g->pid = (uint32_t)pid;
-		read_comm(g->pid, g->comm);
+		px_proc_comm(g->pid, g->comm);
 		if (!g->comm[0])
 			continue;
 		s->nnames++;
-		if (snapshot_maps(s, (pid_t)pid) == -ENOMEM)
+		if (snapshot_maps(s, (pid_t)pid, 0) == -ENOMEM)
 			ret = -ENOMEM;
 	}
 	closedir(d);
@@ -412,7 +400,7 @@ static int keep_records(struct px_smpl_session *s, const void *sp)
 
 static void exit_snapshot(pid_t pid, void *arg)
 {
-	(void)snapshot_maps(arg, pid);
+	(void)snapshot_maps(arg, pid, UINT64_MAX);
 }
 
 /* An attached process has no records of what it mapped before: read its
@@ -427,10 +415,10 @@ static int snapshot_process(struct px_smpl_session *s, pid_t pid)
 	s->names = g;
 	g = &s->names[s->nnames];
 	g->pid = (uint32_t)pid;
-	read_comm(g->pid, g->comm);
+	px_proc_comm(g->pid, g->comm);
 	if (g->comm[0])
 		s->nnames++;
-	ret = snapshot_maps(s, pid);
+	ret = snapshot_maps(s, pid, 0);
 	return ret == -ENOMEM ? ret : 0;
 }
 
@@ -448,7 +436,7 @@ static void smpl_totals(const struct px_monitor *m, struct px_smpl_stats *st)
 }
 
 /* --print-interval: the samples recorded and lost since the last line, in
- * the shape of the counting intervals (lib/mon_report.h). */
+ * the shape of the counting intervals (lib/report/mon_report.h). */
 static void print_interval(const struct px_monitor *m, void *arg)
 {
 	struct px_smpl_session *s = arg;
@@ -538,123 +526,33 @@ static int sample_run(struct px_smpl_session *s)
 
 /* ---- resolution ---- */
 
+/* One program of a process (an epoch: from one of its execs to the next),
+ * as the resolver knows it: its name now, its symbols when first asked. */
+struct proc_epoch {
+	bool named;
+	char comm[16];
+	struct px_symbols *res;
+};
+
 struct proc_res {
 	uint32_t pid;
-	struct px_symbols *res;
-	char comm[16];
+	struct px_proc_execs execs;
+	struct proc_epoch *ep;	/* [execs.n + 1] */
 };
 
 struct resolver {
 	const struct px_smpl_session *s;
+	struct px_procs procs;
 	struct px_symbols_opts opts;
 	struct proc_res *v;
 	size_t n;
 	size_t last;		/* the process of the last sample */
 };
 
-static bool exec_seen(const struct px_smpl_session *s, uint32_t pid)
-{
-	for (size_t i = 0; i < s->ntasks; i++)
-		if (s->tasks[i].kind == PX_TASK_COMM && s->tasks[i].exec &&
-		    s->tasks[i].pid == pid)
-			return true;
-	return false;
-}
-
-/* The process a process was forked from, 0 when unknown. */
-static uint32_t parent_of(const struct px_smpl_session *s, uint32_t pid)
-{
-	for (size_t i = 0; i < s->ntasks; i++)
-		if (s->tasks[i].kind == PX_TASK_FORK && s->tasks[i].pid == pid &&
-		    s->tasks[i].tid == pid && s->tasks[i].ppid != pid)
-			return s->tasks[i].ppid;
-	return 0;
-}
-
-/* A process's name: the last one the kernel recorded for it (its main
- * thread's first), else its name at the start, else its parent's (a
- * forked child keeps it until it executes a program), else its name now. */
-static void name_of(const struct px_smpl_session *s, uint32_t pid, char comm[16],
-		    int depth)
-{
-	const struct px_task_event *found = NULL;
-	uint32_t parent;
-
-	if (!pid) {
-		snprintf(comm, 16, "swapper");
-		return;
-	}
-	for (size_t i = 0; i < s->ntasks; i++) {
-		const struct px_task_event *t = &s->tasks[i];
-
-		if (t->kind == PX_TASK_COMM && t->pid == pid &&
-		    (t->tid == pid || !found || found->tid != pid))
-			found = t;
-	}
-	if (found) {
-		snprintf(comm, 16, "%s", found->comm);
-		return;
-	}
-	for (size_t i = 0; i < s->nnames; i++)
-		if (s->names[i].pid == pid) {
-			snprintf(comm, 16, "%s", s->names[i].comm);
-			return;
-		}
-	parent = parent_of(s, pid);
-	if (parent && depth < 64) {
-		name_of(s, parent, comm, depth + 1);
-		return;
-	}
-	read_comm(pid, comm);
-	if (!comm[0])
-		snprintf(comm, 16, "??");
-}
-
-/* Add one mapping, replacing what it overlaps (a later mapping of the same
- * addresses, e.g. after an exec, wins). */
-static int add_map(struct px_maps *m, const struct px_mapping *x)
-{
-	for (size_t i = 0; i < m->n;) {
-		struct px_map *y = &m->v[i];
-
-		if (y->start < x->start + x->len && x->start < y->start + y->len) {
-			free(y->path);
-			m->v[i] = m->v[--m->n];
-		} else {
-			i++;
-		}
-	}
-	return px_maps_add(m, x->start, x->len, x->pgoff, x->path);
-}
-
-static int add_maps_of(const struct px_smpl_session *s, struct px_maps *m,
-		       uint32_t pid, int depth)
-{
-	uint32_t parent = parent_of(s, pid);
-	int ret;
-
-	/* a forked child has its parent's mappings without new records,
-	 * unless it executed another program */
-	if (parent && depth < 64 && !exec_seen(s, pid) &&
-	    (ret = add_maps_of(s, m, parent, depth + 1)))
-		return ret;
-	for (size_t i = 0; i < s->nmaps; i++) {
-		const struct px_mapping *x = &s->maps[i];
-
-		if (x->pid != pid || (x->path[0] != '/' && strcmp(x->path, "[vdso]")) ||
-		    x->path[1] == '/')
-			continue;
-		if ((ret = add_map(m, x)))
-			return ret;
-	}
-	return 0;
-}
-
-/* The process pid as the resolver knows it (its name now, its symbols
- * when first asked for). */
-static int resolver_get(struct resolver *r, uint32_t pid, struct proc_res **out)
+static int resolver_find(struct resolver *r, uint32_t pid, struct proc_res **out)
 {
 	struct proc_res *g;
+	int ret;
 
 	if (r->n && r->v[r->last].pid == pid) {	/* most often */
 		*out = &r->v[r->last];
@@ -671,43 +569,71 @@ static int resolver_get(struct resolver *r, uint32_t pid, struct proc_res **out)
 		return px_fail(ENOMEM, "out of memory");
 	r->v = g;
 	g = &r->v[r->n];
+	memset(g, 0, sizeof(*g));
 	g->pid = pid;
-	g->res = NULL;
-	name_of(r->s, pid, g->comm, 0);
+	if ((ret = px_procs_execs(&r->procs, pid, &g->execs)))
+		return ret;
+	g->ep = calloc(g->execs.n + 1, sizeof(*g->ep));
+	if (!g->ep) {
+		px_proc_execs_free(&g->execs);
+		return px_fail(ENOMEM, "out of memory");
+	}
 	r->last = r->n++;
 	*out = g;
 	return 0;
 }
 
-/* The symbols of a process: its recorded mappings (or those of the
- * process it was forked from), else, for a task that was running before
- * sampling began and was not seen at the start, its mappings now if it
- * still lives. */
-static int resolver_symbols(struct resolver *r, struct proc_res *p,
+/* The program process pid ran at time t: *ep, its epoch number in *k. */
+static int resolver_get(struct resolver *r, uint32_t pid, uint64_t t,
+			struct proc_res **p, size_t *k)
+{
+	int ret = resolver_find(r, pid, p);
+	struct proc_epoch *e;
+
+	if (ret)
+		return ret;
+	*k = px_proc_execs_epoch(&(*p)->execs, t);
+	e = &(*p)->ep[*k];
+	if (!e->named) {
+		px_procs_name(&r->procs, pid, &(*p)->execs, *k, e->comm);
+		e->named = true;
+	}
+	return 0;
+}
+
+/* The symbols of that program: the mappings recorded or read for it, or,
+ * for a task that was running before sampling began and was not seen at
+ * the start, its mappings now if it still lives. */
+static int resolver_symbols(struct resolver *r, struct proc_res *p, size_t k,
 			    struct px_symbols **out)
 {
 	struct px_maps maps = { 0 };
+	struct proc_epoch *e = &p->ep[k];
 	int ret;
 
-	if (p->res) {
-		*out = p->res;
+	if (e->res) {
+		*out = e->res;
 		return 0;
 	}
-	ret = add_maps_of(r->s, &maps, p->pid, 0);
-	if (!ret && !maps.n && p->pid)
+	ret = px_procs_maps(&r->procs, p->pid, &p->execs, k, &maps);
+	if (!ret && !maps.n && p->pid && k == p->execs.n)
 		(void)px_maps_snapshot(&maps, (pid_t)p->pid);
 	if (!ret)
-		ret = px_symbols_open_maps(&p->res, &maps, &r->opts);
+		ret = px_symbols_open_maps(&e->res, &maps, &r->opts);
 	px_maps_free(&maps);
-	*out = p->res;
+	*out = e->res;
 	return ret;
 }
 
 static void resolver_free(struct resolver *r)
 {
-	for (size_t i = 0; i < r->n; i++)
-		if (r->v[i].res)
-			px_symbols_free(r->v[i].res);
+	for (size_t i = 0; i < r->n; i++) {
+		for (size_t k = 0; k <= r->v[i].execs.n; k++)
+			if (r->v[i].ep[k].res)
+				px_symbols_free(r->v[i].ep[k].res);
+		free(r->v[i].ep);
+		px_proc_execs_free(&r->v[i].execs);
+	}
 	free(r->v);
 }
 
@@ -729,16 +655,17 @@ static void rec_sample(const struct px_smpl_session *s, const struct px_smpl_rec
 
 /* Count one sample in the profile under what the profile is by. */
 static int profile_sample(struct px_smpl_session *s, size_t ev, const struct px_smpl_rec *rec,
-			  const struct proc_res *p, const struct px_location *loc)
+			  uint32_t pid, size_t k, const char *comm, const struct px_location *loc)
 {
-	struct px_profile_proc proc = { p->pid, p->comm };
+	/* pids are below 2^22: the epoch above tells its programs apart */
+	struct px_profile_proc proc = { pid | (uint32_t)(k << 22), comm };
 	char label[48];
 
 	switch (s->o.by) {
 	case PX_PROFILE_COMM:
-		return px_profile_count_label(s->profile, ev, p->comm, 1);
+		return px_profile_count_label(s->profile, ev, comm, 1);
 	case PX_PROFILE_PID:
-		snprintf(label, sizeof(label), "%u:%s", p->pid, p->comm);
+		snprintf(label, sizeof(label), "%u:%s", pid, comm);
 		return px_profile_count_label(s->profile, ev, label, 1);
 	case PX_PROFILE_CPU:
 		snprintf(label, sizeof(label), "cpu %u", rec->cpu);
@@ -753,7 +680,10 @@ static int profile_sample(struct px_smpl_session *s, size_t ev, const struct px_
 
 static int resolve_all(struct px_smpl_session *s, struct px_smpl_out *out)
 {
-	struct resolver r = { .s = s };
+	struct resolver r = {
+		.s = s,
+		.procs = { s->maps, s->nmaps, s->tasks, s->ntasks, s->names, s->nnames },
+	};
 	const struct px_smpl_session_opts *o = &s->o;
 	bool by_place = px_profile_by_place(o->by);
 	ssize_t *ev_id = NULL;
@@ -783,6 +713,7 @@ static int resolve_all(struct px_smpl_session *s, struct px_smpl_out *out)
 		const struct px_location *loc = NULL;
 		struct px_symbols *res;
 		struct proc_res *p = NULL;
+		size_t k = 0;
 		size_t e = rec->pmd < o->n ? rec->pmd : o->n;
 
 		if (ev_id[e] < 0 &&
@@ -790,13 +721,13 @@ static int resolve_all(struct px_smpl_session *s, struct px_smpl_out *out)
 			ret = (int)ev_id[e];
 			goto out;
 		}
-		if ((ret = resolver_get(&r, rec->pid, &p)))
+		if ((ret = resolver_get(&r, rec->pid, rec->tstamp, &p, &k)))
 			goto out;
 		if ((by_place || (out && o->resolve)) &&
-		    ((ret = resolver_symbols(&r, p, &res)) ||
+		    ((ret = resolver_symbols(&r, p, k, &res)) ||
 		     (ret = px_symbols_resolve(res, rec->ip, &loc))))
 			goto out;
-		if ((ret = profile_sample(s, (size_t)ev_id[e], rec, p, loc)))
+		if ((ret = profile_sample(s, (size_t)ev_id[e], rec, p->pid, k, p->ep[k].comm, loc)))
 			goto out;
 		if (out) {
 			rec_sample(s, rec, &x);

@@ -112,6 +112,10 @@ static int decode_mmap2(struct px_records *r, const unsigned char *p, size_t siz
 		len = sizeof(m->path) - 1;
 	memcpy(m->path, q + fixed, len);
 	m->path[len] = 0;
+	/* sample_id_all: the record ends with pid, tid and time */
+	m->time = 0;
+	if (room >= len + 1 + 16)
+		memcpy(&m->time, p + size - 8, 8);
 	return 0;
 }
 
@@ -136,6 +140,9 @@ static int decode_task(struct px_records *r, const struct perf_event_header *h,
 		memcpy(&t->tid, q + 4, 4);
 		t->exec = h->misc & PERF_RECORD_MISC_COMM_EXEC;
 		memcpy(t->comm, q + 8, len < 15 ? len : 15);
+		/* sample_id_all: the record ends with pid, tid and time */
+		if (size >= sizeof(*h) + 8 + len + 1 + 16)
+			memcpy(&t->time, p + size - 8, 8);
 		return 0;
 	}
 	if (size < sizeof(*h) + 24) {

@@ -16,6 +16,7 @@
 #include "events.h"
 #include "measure.h"
 #include "monitor.h"
+#include "procs.h"
 #include "profile.h"
 #include "sampler.h"
 
@@ -84,11 +85,6 @@ bool px_smpl_session_per_process(const struct px_smpl_session_opts *o);
 
 struct px_smpl_rec;
 
-/* A process and its name (the kernel's comm). */
-struct px_proc_name {
-	uint32_t pid;
-	char comm[16];
-};
 
 struct px_smpl_session {
 	struct px_smpl_session_opts o;

@@ -584,7 +584,7 @@ const struct px_backend px_backend_module = {
 	.set_runs = module_set_runs,
 };
 
-/* For the module sampler (lib/sampler_module.c): the same device checks,
+/* For the module sampler (lib/backend/module/sampler_module.c): the same device checks,
  * event programming and load as the counting backend. */
 int px_module_open_device(int *fd)
 {

@@ -8,7 +8,7 @@
  * addresses, to "[kernel]" otherwise (the environment variable
  * PX_KALLSYMS, when set, names another file in kallsyms format in place of
  * /proc/kallsyms: tests use it to check that fallback, and benchmarks give
- * the copy made when the samples were taken; lib/ksyms.c reads it).  Addresses in the
+ * the copy made when the samples were taken; lib/symbols/ksyms.c reads it).  Addresses in the
  * [vdso] resolve through the vdso image of the process (live) or, once it
  * has exited, through this process's own vdso, which is the same image for
  * native processes on the same kernel.

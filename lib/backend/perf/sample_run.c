@@ -1,5 +1,5 @@
 /* The perf sampler as a px_sampler_ops, and px_sample_command(): one
- * sampling run of a command through the session engine (lib/monitor.c),
+ * sampling run of a command through the session engine (lib/session/monitor.c),
  * for the tests and the benchmarks' driver. */
 #include "sampler.h"
 #include "error.h"
