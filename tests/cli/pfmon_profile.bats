@@ -23,18 +23,36 @@ pct() {
 	awk -F, -v f="$2" -v e="$3" '$1 == "profile" && $2 == e && $6 == f { print $5 }' <<<"$1"
 }
 
+# user_share OUTPUT NAME...: the profile rows named NAME... (functions, or
+# ?? for code in no module) hold at least 97% of the samples outside the
+# kernel, and there are 500 of those at least.  (The kernel's share grows
+# with the host's load: interrupts and switches charged to the task's
+# clock; what runs in user space is the workload's own.)
+user_share() {
+	local out=$1
+	shift
+	awk -F, -v names=" $* " '
+		$1 == "profile" { if ($7 == "[kernel]") k += $4; else u += $4 }
+		$1 == "profile" && $7 != "[kernel]" && index(names, " " $6 " ") { w += $4 }
+		END { printf "%d of %d user-space samples in%s(%d in the kernel)\n", w, u, names, k
+		      exit !(u >= 500 && w >= 0.97 * u) }' <<<"$out"
+}
+
 # The line of $1 (in tests/workloads/symbols) holding "$2".
 line_of() {
 	grep -n -F -- "$2" "$SYM/$1" | head -1 | cut -d: -f1
 }
 
 @test "cpu-clock profile of split: heavy_function 70% and light_function 30%, within 5 points" {
-	run -0 --separate-stderr "$PFMON" -x, -e cpu-clock --long-smpl-periods=100000 "$W/split" 1500
+	run -0 --separate-stderr "$PFMON" -x, -e cpu-clock --long-smpl-periods=100000 --profile-top=0 "$W/split" 1500
 	h=$(pct "$output" heavy_function cpu-clock)
 	l=$(pct "$output" light_function cpu-clock)
 	[ -n "$h" ] && [ -n "$l" ]
 	awk -v h="$h" -v l="$l" 'BEGIN { s = 100 * h / (h + l); print "heavy share", s;
-		exit !(s >= 65 && s <= 75 && h + l >= 90) }'
+		exit !(s >= 65 && s <= 75) }'
+	# and they hold (nearly) all of its user-space samples (the kernel's
+	# share depends on the host's load: interrupts charged to its clock)
+	user_share "$output" heavy_function light_function
 	# the rows are ranked: heavy_function first
 	run -0 awk -F, '$1 == "profile" && $3 == 1 { print $6 }' <<<"$output"
 	assert_output heavy_function
@@ -166,10 +184,9 @@ PY
 }
 
 @test "code in no file (anonymous executable memory) reads ??" {
-	run -0 --separate-stderr "$PFMON" -x, -e cpu-clock --long-smpl-periods=100000 --resolve-addresses \
+	run -0 --separate-stderr "$PFMON" -x, -e cpu-clock --long-smpl-periods=100000 --profile-top=0 --resolve-addresses \
 		--smpl-outfile="$T/s.txt" "$W/anon_exec" 3000
-	p=$(awk -F, '$1 == "profile" && $6 == "??" && $7 == "??" { print $5 }' <<<"$output")
-	awk -v p="$p" 'BEGIN { exit !(p > 80) }'
+	user_share "$output" "??"
 	# and the sample lines: no function, no module, no line
 	run -0 grep -c ' | ?? ?? ??:0$' "$T/s.txt"
 	(( output > 100 ))
@@ -197,10 +214,11 @@ PY
 
 @test "the profile follows forked children, resolved through the mappings they inherited" {
 	run -0 --separate-stderr "$PFMON" -x, -e cpu-clock --long-smpl-periods=100000 --follow-fork \
-		"$W/fork_calls" fork 2 30000000
-	c=$(pct "$output" calls cpu-clock)
-	f=$(pct "$output" counted_function cpu-clock)
-	awk -v c="$c" -v f="$f" 'BEGIN { print c, f; exit !(c + f > 80) }'
+		--profile-top=0 "$W/fork_calls" fork 2 30000000
+	# of the samples in user space (the kernel's share grows with the
+	# host's load: interrupts and switches charged to the children's
+	# clock), those of the children's own work resolve to its functions
+	user_share "$output" calls counted_function
 }
 
 @test "JSON profile parses and holds the summary" {
