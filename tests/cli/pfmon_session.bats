@@ -103,9 +103,11 @@ summary() {
 	n=$(summary "$output" samples)
 	l=$(summary "$output" lost)
 	echo "samples $n lost $l in $wall_ms ms"
-	# CPU 0's clock at one overflow per ms, for the second of the
-	# timeout at least and at most as long as pfmon ran
-	(( n + l >= 990 && n + l <= wall_ms ))
+	# the session ran for the timeout; CPU 0's clock overflowed at most
+	# once per ms of it.  (Not "at least": the kernel's cpu-clock timer
+	# skips the periods it fires late for without a trace, and a starved
+	# host got 463 of a second once.)
+	(( wall_ms >= 1000 && n > 0 && n + l <= wall_ms ))
 	run -0 awk -F, '$1 == "profile" { n++ } END { print (n > 0) }' <<<"$output"
 	assert_output 1
 }
