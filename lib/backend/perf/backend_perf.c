@@ -43,8 +43,7 @@ static int read_paranoid(void)
 	return level;
 }
 
-static void fill_attr(const struct px_event *ev, const struct px_target *t,
-		      struct perf_event_attr *attr)
+void px_perf_event_attr(const struct px_event *ev, struct perf_event_attr *attr)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
@@ -60,6 +59,12 @@ static void fill_attr(const struct px_event *ev, const struct px_target *t,
 	attr->exclude_user = ev->exclude_user;
 	attr->exclude_kernel = ev->exclude_kernel;
 	attr->exclude_hv = ev->exclude_hv;
+}
+
+static void fill_attr(const struct px_event *ev, const struct px_target *t,
+		      struct perf_event_attr *attr)
+{
+	px_perf_event_attr(ev, attr);
 	attr->disabled = 1;
 	attr->inherit = t->inherit;
 	attr->enable_on_exec = t->enable_on_exec;

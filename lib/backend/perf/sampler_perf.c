@@ -143,20 +143,7 @@ static void fill_attr(struct px_sampler *s, const struct px_event *ev, size_t i,
 	const struct pmd_state *p = &s->pmd[i];
 	size_t rb = (size_t)s->o.ring_pages * (size_t)sysconf(_SC_PAGESIZE);
 
-	memset(a, 0, sizeof(*a));
-	a->size = sizeof(*a);
-	a->type = ev->type;
-	a->config = ev->config;
-	a->config1 = ev->config1;
-	a->config2 = ev->config2;
-	if (ev->kind == PX_EVENT_BREAKPOINT) {
-		a->bp_type = ev->bp_type;
-		a->bp_addr = ev->bp_addr;
-		a->bp_len = ev->bp_len;
-	}
-	a->exclude_user = ev->exclude_user;
-	a->exclude_kernel = ev->exclude_kernel;
-	a->exclude_hv = ev->exclude_hv;
+	px_perf_event_attr(ev, a);
 	a->disabled = i == 0;
 	a->enable_on_exec = i == 0 && t->enable_on_exec;
 	a->inherit = t->inherit;
