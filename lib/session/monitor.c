@@ -6,6 +6,7 @@
  * the set-switch timer is not armed. */
 #include "monitor.h"
 #include "error.h"
+#include "procfs.h"
 #include "target.h"
 
 #include <errno.h>
@@ -49,17 +50,8 @@ size_t px_monitor_index(const struct px_monitor *m, size_t set, size_t i)
 
 static void read_comm(pid_t tid, char *comm, size_t len)
 {
-	char path[64];
-	FILE *f;
-
-	snprintf(comm, len, "?");
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	if (fgets(comm, (int)len, f))
-		comm[strcspn(comm, "\n")] = '\0';
-	fclose(f);
+	if (!px_proc_comm(tid, comm, len))
+		snprintf(comm, len, "?");
 }
 
 static pid_t tgid_of(pid_t tid)

@@ -1,6 +1,7 @@
 /* Processes over time (see procs.h). */
 #include "procs.h"
 #include "error.h"
+#include "procfs.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -83,21 +84,6 @@ static size_t epoch_at(const struct px_procs *p, uint32_t pid, uint64_t t,
 	return px_proc_execs_epoch(e, t);
 }
 
-void px_proc_comm(uint32_t pid, char comm[16])
-{
-	char path[64];
-	FILE *f;
-
-	comm[0] = 0;
-	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	if (fgets(comm, 16, f))
-		comm[strcspn(comm, "\n")] = 0;
-	fclose(f);
-}
-
 static void name_in(const struct px_procs *p, uint32_t pid, const struct px_proc_execs *e,
 		    size_t k, char comm[16], int depth)
 {
@@ -142,7 +128,7 @@ static void name_in(const struct px_procs *p, uint32_t pid, const struct px_proc
 		}
 	}
 	if (k == e->n)		/* its last program: maybe it still runs */
-		px_proc_comm(pid, comm);
+		px_proc_comm((pid_t)pid, comm, 16);
 	if (!comm[0])
 		snprintf(comm, 16, "??");
 }

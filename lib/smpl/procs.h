@@ -43,9 +43,6 @@ void px_proc_execs_free(struct px_proc_execs *e);
 /* The epoch of a sample taken at time t (0: not known, the last). */
 size_t px_proc_execs_epoch(const struct px_proc_execs *e, uint64_t t);
 
-/* The kernel's name of process pid now, "" when it is gone. */
-void px_proc_comm(uint32_t pid, char comm[16]);
-
 /* The name and the mappings of process pid in epoch k. */
 void px_procs_name(const struct px_procs *p, uint32_t pid, const struct px_proc_execs *e,
 		   size_t k, char comm[16]);

@@ -3,6 +3,7 @@
 #include "smpl_session.h"
 #include "double-buffer/perfmon_dbl_smpl.h"
 #include "error.h"
+#include "procfs.h"
 #include "random.h"
 #include "report.h"
 #include "procs.h"
@@ -306,10 +307,34 @@ out:
 	return ret;
 }
 
+/* Keep process pid's name and mappings as /proc shows them now, as of the
+ * start: an attached task's, or each running one's system-wide.  A task
+ * that vanished meanwhile is skipped.  0 or -ENOMEM. */
+static int snapshot_process(struct px_smpl_session *s, pid_t pid)
+{
+	struct px_proc_name *g;
+
+	if (s->nnames == s->names_cap) {
+		size_t cap = s->names_cap ? 2 * s->names_cap : 256;
+
+		g = realloc(s->names, cap * sizeof(*g));
+		if (!g)
+			return px_fail(ENOMEM, "out of memory");
+		s->names = g;
+		s->names_cap = cap;
+	}
+	g = &s->names[s->nnames];
+	g->pid = (uint32_t)pid;
+	if (!px_proc_comm(pid, g->comm, sizeof(g->comm)))
+		return 0;
+	s->nnames++;
+	return snapshot_maps(s, pid, 0) == -ENOMEM ? -ENOMEM : 0;
+}
+
 /* System-wide, the processes already running have no records of their
  * mappings or names: read them all when the session starts, as perf
  * record -a does, so that a process sampled and gone by the end still
- * resolves.  (A process that vanishes meanwhile is skipped.) */
+ * resolves. */
 static int snapshot_system(struct px_smpl_session *s)
 {
 	DIR *d = opendir("/proc");
@@ -321,26 +346,9 @@ static int snapshot_system(struct px_smpl_session *s)
 	while (!ret && (e = readdir(d))) {
 		char *end;
 		unsigned long pid = strtoul(e->d_name, &end, 10);
-		struct px_proc_name *g;
 
-		if (*end || !pid || pid > UINT32_MAX)
-			continue;
-		if (s->nnames % 256 == 0) {
-			g = realloc(s->names, (s->nnames + 256) * sizeof(*g));
-			if (!g) {
-				ret = px_fail(ENOMEM, "out of memory");
-				break;
-			}
-			s->names = g;
-		}
-		g = &s->names[s->nnames];
-		g->pid = (uint32_t)pid;
-		px_proc_comm(g->pid, g->comm);
-		if (!g->comm[0])
-			continue;
-		s->nnames++;
-		if (snapshot_maps(s, (pid_t)pid, 0) == -ENOMEM)
-			ret = -ENOMEM;
+		if (!*end && pid && pid <= INT32_MAX)
+			ret = snapshot_process(s, (pid_t)pid);
 	}
 	closedir(d);
 	return ret;
@@ -401,25 +409,6 @@ static int keep_records(struct px_smpl_session *s, const void *sp)
 static void exit_snapshot(pid_t pid, void *arg)
 {
 	(void)snapshot_maps(arg, pid, UINT64_MAX);
-}
-
-/* An attached process has no records of what it mapped before: read its
- * mappings and name at the start. */
-static int snapshot_process(struct px_smpl_session *s, pid_t pid)
-{
-	struct px_proc_name *g = realloc(s->names, (s->nnames + 1) * sizeof(*g));
-	int ret;
-
-	if (!g)
-		return px_fail(ENOMEM, "out of memory");
-	s->names = g;
-	g = &s->names[s->nnames];
-	g->pid = (uint32_t)pid;
-	px_proc_comm(g->pid, g->comm);
-	if (g->comm[0])
-		s->nnames++;
-	ret = snapshot_maps(s, pid, 0);
-	return ret == -ENOMEM ? ret : 0;
 }
 
 static void smpl_totals(const struct px_monitor *m, struct px_smpl_stats *st)

@@ -100,9 +100,9 @@ struct px_smpl_session {
 	size_t nmaps;
 	struct px_task_event *tasks;
 	size_t ntasks;
-	struct px_proc_name *names;	/* system-wide: every process at the
-					 * start, its name then */
-	size_t nnames;
+	struct px_proc_name *names;	/* every process read at the start
+					 * (system-wide, attached), its name */
+	size_t nnames, names_cap;
 	struct px_profile *profile;
 	uint64_t unresolved;		/* samples whose function is ?? */
 	int cb_error;
