@@ -502,8 +502,6 @@ static int sample_run(struct px_smpl_session *s)
 	s->run.exit_code = m.exit_code;
 	s->run.signal = m.signal;
 	s->run.elapsed_ns = m.elapsed_ns;
-	s->timed_out = m.timed_out;
-	s->interrupted = m.interrupted;
 	if (!ret)
 		smpl_totals(&m, &s->st);
 	for (size_t i = 0; i < m.nunits && !ret; i++)

@@ -106,8 +106,6 @@ struct px_smpl_session {
 	struct px_profile *profile;
 	uint64_t unresolved;		/* samples whose function is ?? */
 	int cb_error;
-	bool timed_out;			/* the session timeout ended it */
-	bool interrupted;		/* a signal ended it (no command) */
 	uint64_t iv_samples, iv_lost;	/* at the last interval */
 };
 
