@@ -20,6 +20,11 @@ csv_value() {
 	awk -F, -v name="$2" '$1 == "event" && $2 == name { print $3 }' <<<"$1"
 }
 
+# pfmon -x, output: the value of sampling summary row $2 of output $1.
+summary() {
+	awk -F, -v k="$2" '$1 == "summary" && $2 == k { print $3 }' <<<"$1"
+}
+
 # Does this machine count hardware events?  perf itself is the judge.
 have_hw_pmu() {
 	! perf stat -e instructions true 2>&1 | grep -q 'not supported'

@@ -18,11 +18,6 @@ teardown() {
 	rm -rf "$T"
 }
 
-# The value of summary row $2 in pfmon -x, output $1.
-summary() {
-	awk -F, -v k="$2" '$1 == "summary" && $2 == k { print $3 }' <<<"$1"
-}
-
 # Check a text sample file: N samples, every IP at counted_function,
 # period P in the last-reset column.  Prints the sample count.
 check_exact_file() { # file n period

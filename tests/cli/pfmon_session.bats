@@ -16,11 +16,6 @@ teardown() {
 	rm -rf "$T"
 }
 
-# The value of summary row $2 in pfmon -x, output $1.
-summary() {
-	awk -F, -v k="$2" '$1 == "summary" && $2 == k { print $3 }' <<<"$1"
-}
-
 # The task calls counted_function 1000 times, waits while pfmon attaches,
 # calls it 5000 times, waits while pfmon gets SIGINT and leaves, then
 # calls it 700 times and exits: pfmon samples exactly the 5000.
