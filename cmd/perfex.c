@@ -13,7 +13,7 @@
 #include "error.h"
 #include "events.h"
 #include "listing.h"
-#include "measure.h"
+#include "monitor.h"
 #include "outfile.h"
 #include "report.h"
 #include "target.h"
@@ -165,43 +165,47 @@ static int fail_runtime(struct px_outfile *out)
 	return EXIT_RUNTIME;
 }
 
+/* One run of the command held in *child through the session engine,
+ * its counters inherited by what it starts.  0 or -errno (see
+ * px_monitor_run()); m is the caller's to free. */
+static int count_once(const struct options *o, const struct px_backend *be,
+		      char **cmd, struct px_child *child, struct px_monitor *m)
+{
+	struct px_event_set set = { o->events, o->nevents };
+	struct px_monitor_opts mo = {
+		.backend = be, .sets = &set, .nsets = 1, .inherit = true,
+		.argv = cmd, .child = child,
+	};
+
+	return px_monitor_run(&mo, m);
+}
+
 /* Run the command o->repeat times into r.  Returns -1 to go on and print,
  * or the exit code to leave with at once. */
 static int run_all(struct options *o, const struct px_backend *be,
 		   char **cmd, struct px_report *r, struct px_outfile *out)
 {
-	int *status = NULL;
-	struct px_count *counts = NULL;
 	int ret = -1;
 
 	for (int run = 0; run < o->repeat; run++) {
 		struct px_child child;
-		struct px_run res;
+		struct px_monitor m;
+		int killed_by;
 
 		/* forked now, held until its counters are attached */
 		if (px_child_fork(cmd, &child)) {
 			ret = fail_runtime(out);
 			break;
 		}
-		if (run == 0) {
-			if (encode_events(o)) {
-				px_child_abort(&child);
-				if (out->f)
-					px_outfile_discard(out);
-				ret = EXIT_USAGE;
-				break;
-			}
-			status = calloc(o->nevents, sizeof(*status));
-			counts = calloc(o->nevents, sizeof(*counts));
-			if (!status || !counts) {
-				px_child_abort(&child);
-				ret = fail_runtime(out);
-				break;
-			}
-			px_fail(0, "%s", "");
+		if (run == 0 && encode_events(o)) {
+			px_child_abort(&child);
+			if (out->f)
+				px_outfile_discard(out);
+			ret = EXIT_USAGE;
+			break;
 		}
-		ret = px_count_child(be, o->events, o->nevents, &child, status,
-				    counts, &res);
+		px_fail(0, "%s", "");
+		ret = count_once(o, be, cmd, &child, &m);
 		if (ret && px_last_error()[0] == '\0') {
 			/* only a failed exec leaves no message */
 			fprintf(stderr, "perfex: cannot run '%s': %s\n", cmd[0],
@@ -209,29 +213,27 @@ static int run_all(struct options *o, const struct px_backend *be,
 			if (out->f)
 				px_outfile_discard(out);
 			ret = px_exec_exit_code(-ret);
-			break;
-		}
-		if (ret) {
+		} else if (ret) {
 			ret = fail_runtime(out);
+		} else if (run == 0 &&
+			   px_report_init(r, "perfex", cmd, be->name, o->events,
+					  o->nevents, m.units[0].status)) {
+			ret = fail_runtime(out);
+		} else {
+			ret = -1;
+			if (run == 0)
+				warn_unsupported(o, m.units[0].status);
+			px_report_add_run(r, m.units[0].counts, m.elapsed_ns,
+					  m.exit_code);
+			if (m.signal)
+				r->exit_code = m.exit_code;
+		}
+		killed_by = m.signal;
+		px_monitor_free(&m);
+		/* an error, or interrupted: report what was counted */
+		if (ret >= 0 || killed_by)
 			break;
-		}
-		ret = -1;
-		if (run == 0) {
-			if (px_report_init(r, "perfex", cmd, be->name, o->events,
-					   o->nevents, status)) {
-				ret = fail_runtime(out);
-				break;
-			}
-			warn_unsupported(o, status);
-		}
-		px_report_add_run(r, counts, res.elapsed_ns, res.exit_code);
-		if (res.signal) {
-			r->exit_code = res.exit_code;
-			break;	/* interrupted: report what was counted */
-		}
 	}
-	free(status);
-	free(counts);
 	return ret;
 }
 

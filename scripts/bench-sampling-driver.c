@@ -8,7 +8,7 @@
  *        EVENT PERIOD cmd...   (ENTRIES 0: the library's 4096) */
 #include "error.h"
 #include "events.h"
-#include "measure.h"
+#include "target.h"
 #include "sampler.h"
 
 #include <signal.h>

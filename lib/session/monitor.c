@@ -88,12 +88,27 @@ static int enable_set(struct px_monitor *m, struct px_unit *u, size_t set, bool 
 	return on ? be->enable(u->states[set]) : be->disable(u->states[set]);
 }
 
-static bool nothing_countable(const struct px_monitor *m, const struct px_unit *u)
+/* -EOPNOTSUPP naming the events when the unit can count none of them
+ * (nothing is then run), else 0. */
+static int check_countable(const struct px_monitor *m, const struct px_unit *u)
 {
+	char names[512] = "";
+	size_t len = 0;
+
 	for (size_t k = 0; k < m->nevents_total; k++)
 		if (!u->status[k])
-			return false;
-	return true;
+			return 0;
+	for (size_t s = 0; s < m->opts.nsets; s++) {
+		for (size_t i = 0; i < m->opts.sets[s].n && len < sizeof(names); i++) {
+			int w = snprintf(names + len, sizeof(names) - len, "%s%s",
+					 len ? ", " : "", m->opts.sets[s].events[i].name);
+
+			len += w > 0 ? (size_t)w : 0;
+		}
+	}
+	return px_fail(EOPNOTSUPP,
+		       "none of the events can be counted on this machine (%s): it has no hardware PMU for them; software events such as task-clock or page-faults work everywhere (see -l)",
+		       names);
 }
 
 /* Sampling: open the unit's sampler and start it (for_exec: on the
@@ -102,7 +117,7 @@ static int open_sampler(struct px_monitor *m, struct px_unit *u, bool for_exec)
 {
 	const struct px_monitor_sampling *sm = m->opts.sampling;
 	struct px_target t = { .pid = u->tid, .cpu = u->cpu,
-			       .inherit = sm->inherit && u->tid >= 0,
+			       .inherit = m->opts.inherit && u->tid >= 0,
 			       .enable_on_exec = for_exec };
 	int ret = sm->ops->open(m->opts.sets[0].events, m->opts.sets[0].n, sm->pmds,
 				&t, &sm->opts, &u->sampler);
@@ -115,7 +130,10 @@ static int open_sampler(struct px_monitor *m, struct px_unit *u, bool for_exec)
  * the session runs. */
 static int add_unit(struct px_monitor *m, pid_t tid, int cpu)
 {
-	struct px_target t = { .pid = tid, .cpu = cpu };
+	/* with inherit, the one unit is the command held before its exec */
+	struct px_target t = { .pid = tid, .cpu = cpu,
+			       .inherit = m->opts.inherit && tid >= 0,
+			       .enable_on_exec = m->opts.inherit && tid >= 0 };
 	struct px_unit *u;
 	int ret;
 
@@ -164,9 +182,8 @@ static int add_unit(struct px_monitor *m, pid_t tid, int cpu)
 		if (ret)
 			return ret;
 	}
-	if (m->nunits == 1 && nothing_countable(m, u))
-		return px_fail(EOPNOTSUPP,
-			       "none of the events can be counted on this machine: it has no hardware PMU for them; software events such as task-clock or page-faults work everywhere (see -l)");
+	if (m->nunits == 1 && (ret = check_countable(m, u)))
+		return ret;
 	if (m->started)
 		return enable_set(m, u, m->cur_set, true);
 	return 0;
@@ -282,7 +299,7 @@ static unsigned ptrace_options(const struct px_monitor *m, unsigned follow)
 	const struct px_monitor_sampling *sm = m->opts.sampling;
 	unsigned o = PTRACE_O_TRACEEXEC;
 
-	if (sm && sm->inherit)
+	if (m->opts.inherit)
 		follow = 0;
 	if (sm && sm->at_exit)
 		o |= PTRACE_O_TRACEEXIT;
@@ -637,45 +654,62 @@ static void detach_all(struct loop *l)
 	}
 }
 
+/* The command, stopped before its exec: the caller's (opts.child) or
+ * forked now with the signal mask we had before the loop blocked ours.
+ * 0 or -errno (the child then gone). */
+static int hold_command(struct loop *l, struct px_child *local, struct px_child **out)
+{
+	struct px_child *c = l->m->opts.child ? l->m->opts.child : local;
+	int ret = l->m->opts.child ? px_child_held(c) :
+		  px_child_spawn(l->m->opts.argv, &l->old_mask, c);
+
+	if (ret && l->m->opts.child)
+		px_child_abort(c);
+	*out = c;
+	return ret;
+}
+
 static int run_command_traced(struct loop *l)
 {
 	struct px_monitor *m = l->m;
-	struct px_child child;
-	int ret = px_child_spawn_masked(m->opts.argv, &l->old_mask, &child), stopped;
+	struct px_child local, *child;
+	int ret = hold_command(l, &local, &child), stopped;
 
 	if (ret)
 		return ret;
 	l->traced = true;
-	l->main_pid = child.pid;
+	l->main_pid = child->pid;
 	l->live = 1;
-	ret = add_unit(m, child.pid, -1);
+	ret = add_unit(m, child->pid, -1);
 	/* a sampler is opened before the exec, to record the mappings the
 	 * exec makes, unless it stops its task (its events end at exec) */
 	if (!ret && m->opts.sampling && !m->smpl_stops)
 		ret = open_sampler(m, &m->units[0], true);
-	if (!ret && ptrace(PTRACE_SETOPTIONS, child.pid, NULL,
+	if (!ret && ptrace(PTRACE_SETOPTIONS, child->pid, NULL,
 			   (void *)(long)(ptrace_options(m, m->opts.follow) |
 					  PTRACE_O_EXITKILL)))
 		ret = px_fail(errno, "cannot trace the command: %s%s", strerror(errno),
 			      errno == ESRCH ? " (a task has one tracer: is pfmon itself run under a debugger or strace?)" : "");
 	if (ret) {
-		px_child_abort(&child);
+		px_child_abort(child);
 		return ret;
 	}
 	/* let it run to its exec, still traced: the exec event starts the
 	 * session; a failed exec reports its errno through the pipe */
-	ptrace(PTRACE_CONT, child.pid, NULL, NULL);
+	ptrace(PTRACE_CONT, child->pid, NULL, NULL);
 	ret = run_loop(l);
 	if (!ret && !l->main_exec_seen) {
 		int err = 0;
 
-		if (read(child.exec_error_pipe, &err, sizeof(err)) == sizeof(err) && err) {
-			close(child.exec_error_pipe);
+		if (read(child->exec_error_pipe, &err, sizeof(err)) == sizeof(err) && err) {
+			close(child->exec_error_pipe);
+			child->exec_error_pipe = -1;
 			px_fail(0, "%s", "");
 			return -err;
 		}
 	}
-	close(child.exec_error_pipe);
+	close(child->exec_error_pipe);
+	child->exec_error_pipe = -1;
 	stopped = stop_all(m);
 	if (!ret)
 		ret = stopped;
@@ -736,43 +770,78 @@ static int run_attached(struct loop *l)
 	return ret;
 }
 
+/* Start the session and let the held command go to its exec.  0, or
+ * -errno of a failed exec with an empty message (the child then gone). */
+static int start_with_command(struct loop *l, struct px_child *child)
+{
+	int ret = start_session(l);
+
+	if (ret && child)
+		px_child_abort(child);
+	if (ret || !child)
+		return ret;
+	ret = px_child_release(child);
+	if (ret) {
+		(void)stop_all(l->m);
+		px_fail(0, "%s", "");
+	}
+	return ret;
+}
+
+/* Counting a command and what it starts by inherited counters: held,
+ * counters attached armed for its exec, then released untraced and
+ * waited for. */
+static int run_command_inherited(struct loop *l)
+{
+	struct px_monitor *m = l->m;
+	struct px_child local, *child;
+	int ret = hold_command(l, &local, &child), stopped;
+
+	if (ret)
+		return ret;
+	l->main_pid = child->pid;
+	ret = add_unit(m, child->pid, -1);
+	if (ret) {
+		px_child_abort(child);
+		return ret;
+	}
+	ret = start_with_command(l, child);
+	if (ret)
+		return ret;
+	announce_start(m);
+	ret = run_loop(l);
+	stopped = stop_all(m);
+	return ret ? ret : stopped;
+}
+
 static int run_system_wide(struct loop *l)
 {
 	struct px_monitor *m = l->m;
-	struct px_child child = { .pid = -1, .exec_error_pipe = -1 };
+	struct px_child local, *child = NULL;
 	int ret = 0, stopped;
 
-	for (size_t i = 0; i < m->opts.ncpus && !ret; i++)
-		ret = add_unit(m, -1, m->opts.cpus[i]);
-	if (ret)
-		return ret;
 	if (m->opts.argv) {
-		ret = px_child_spawn_masked(m->opts.argv, &l->old_mask, &child);
+		ret = hold_command(l, &local, &child);
 		if (ret)
 			return ret;
-		l->main_pid = child.pid;
+		l->main_pid = child->pid;
 	}
-	ret = start_session(l);
-	if (!ret && m->opts.argv) {
-		ret = px_child_release(&child);
-		if (ret) {
-			(void)stop_all(m);
-			px_fail(0, "%s", "");
-			return ret;
-		}
+	for (size_t i = 0; i < m->opts.ncpus && !ret; i++)
+		ret = add_unit(m, -1, m->opts.cpus[i]);
+	if (ret) {
+		if (child)
+			px_child_abort(child);
+		return ret;
 	}
-	if (!ret) {
-		announce_start(m);
-		ret = run_loop(l);
-	}
+	ret = start_with_command(l, child);
+	if (ret)
+		return ret;
+	announce_start(m);
+	ret = run_loop(l);
 	stopped = stop_all(m);
-	if (!ret)
-		ret = stopped;
-	if (m->opts.argv && !l->main_done) {
-		/* timeout or signal: the command goes on without us */
-		ptrace(PTRACE_DETACH, child.pid, NULL, NULL);
-	}
-	return ret;
+	/* after a timeout or a signal the command, untraced since its
+	 * release, goes on without us */
+	return ret ? ret : stopped;
 }
 
 /* With kernel_sets, each set's runs are the most any unit's context made
@@ -839,14 +908,21 @@ int px_monitor_run(const struct px_monitor_opts *opts, struct px_monitor *m)
 	for (size_t s = 0; s < opts->nsets; s++)
 		m->nevents_total += opts->sets[s].n;
 	m->set_runs = calloc(opts->nsets ? opts->nsets : 1, sizeof(uint64_t));
-	if (!m->set_runs)
+	if (!m->set_runs) {
+		if (opts->child)	/* ours to end when nothing runs */
+			px_child_abort(opts->child);
 		return px_fail(ENOMEM, "out of memory");
+	}
 	ret = setup_loop(&l, m);
+	if (ret && opts->child)
+		px_child_abort(opts->child);
 	if (!ret) {
 		if (opts->system_wide)
 			ret = run_system_wide(&l);
 		else if (opts->attach_pid > 0)
 			ret = run_attached(&l);
+		else if (opts->inherit && !opts->sampling)
+			ret = run_command_inherited(&l);
 		else
 			ret = run_command_traced(&l);
 	}

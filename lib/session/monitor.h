@@ -16,6 +16,7 @@
 #include "backend.h"
 #include "events.h"
 #include "sampler.h"
+#include "target.h"
 
 #define PX_FOLLOW_FORK    1u
 #define PX_FOLLOW_VFORK   2u
@@ -34,9 +35,6 @@ struct px_monitor_sampling {
 	const struct px_sampler_ops *ops;
 	const struct px_smpl_pmd *pmds;
 	struct px_smpl_opts opts;
-	/* the samplers follow children and threads themselves (perf's
-	 * inherit): no ptrace following, one sampler for the command */
-	bool inherit;
 	/* a traced process stopped at its exit, its memory still mapped
 	 * (the module records no mappings: the caller reads them then) */
 	void (*at_exit)(pid_t pid, void *arg);
@@ -50,7 +48,16 @@ struct px_monitor_opts {
 	uint64_t switch_ns;		/* set switch timeout; 0: 100 ms */
 	uint64_t session_timeout_ns;	/* 0: until the command ends */
 	unsigned follow;		/* PX_FOLLOW_* */
+	/* The command's counters or sampler follow its children and threads
+	 * themselves (perf's inherit): one unit for them all, no following
+	 * by ptrace.  Counting so, the command is not traced at all once
+	 * released to its exec (perfex). */
+	bool inherit;
 	char *const *argv;		/* the command, or NULL */
+	/* The command already forked by px_child_fork() (the caller had work
+	 * to do while it started), run instead of forking argv; its argv is
+	 * still given.  NULL: fork argv. */
+	struct px_child *child;
 	pid_t attach_pid;		/* > 0: attach to this task instead */
 	bool system_wide;
 	const int *cpus;		/* system-wide: the CPUs */

@@ -1,4 +1,4 @@
-/* Forking, holding, releasing and reaping the measured command. */
+/* Forking, holding and releasing the measured command. */
 #include "target.h"
 #include "error.h"
 
@@ -12,11 +12,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-static const int forwarded_signals[PX_FORWARDED_SIGNALS] = {
-	SIGINT, SIGTERM, SIGHUP, SIGQUIT
-};
-static volatile sig_atomic_t child_to_signal;
 
 uint64_t px_now_ns(void)
 {
@@ -92,12 +87,7 @@ int px_child_fork(char *const argv[], struct px_child *c)
 	return child_fork(argv, NULL, c);
 }
 
-int px_child_spawn(char *const argv[], struct px_child *c)
-{
-	return px_child_spawn_masked(argv, NULL, c);
-}
-
-int px_child_spawn_masked(char *const argv[], const sigset_t *mask, struct px_child *c)
+int px_child_spawn(char *const argv[], const sigset_t *mask, struct px_child *c)
 {
 	int ret = child_fork(argv, mask, c);
 
@@ -109,7 +99,6 @@ int px_child_release(struct px_child *c)
 	int err = 0;
 	ssize_t got;
 
-	c->start_ns = px_now_ns();
 	if (ptrace(PTRACE_DETACH, c->pid, NULL, NULL))
 		kill(c->pid, SIGCONT);
 	/* the pipe closes on a successful exec, or carries exec's errno */
@@ -119,63 +108,9 @@ int px_child_release(struct px_child *c)
 	close(c->exec_error_pipe);
 	c->exec_error_pipe = -1;
 	if (got == (ssize_t)sizeof(err)) {
-		c->exec_errno = err;
 		waitpid(c->pid, &c->wait_status, 0);
 		return -err;
 	}
-	return 0;
-}
-
-static void forward_signal(int sig, siginfo_t *info, void *ctx)
-{
-	(void)ctx;
-	/* a terminal's signal already reached the child's process group */
-	if (child_to_signal > 0 && info->si_code <= 0)
-		kill(child_to_signal, sig);
-}
-
-static void set_forwarding(bool on, struct sigaction *saved)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = forward_signal;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < PX_FORWARDED_SIGNALS; i++) {
-		if (on)
-			sigaction(forwarded_signals[i], &sa, &saved[i]);
-		else
-			sigaction(forwarded_signals[i], &saved[i], NULL);
-	}
-}
-
-void px_forward_begin(const struct px_child *c, struct px_forwarding *f)
-{
-	child_to_signal = c->pid;
-	set_forwarding(true, f->saved);
-}
-
-void px_forward_end(struct px_forwarding *f)
-{
-	set_forwarding(false, f->saved);
-	child_to_signal = 0;
-}
-
-int px_child_wait(struct px_child *c)
-{
-	struct px_forwarding f;
-	pid_t got;
-
-	px_forward_begin(c, &f);
-	do {
-		got = waitpid(c->pid, &c->wait_status, 0);
-	} while (got < 0 && errno == EINTR);
-	px_forward_end(&f);
-	c->elapsed_ns = px_now_ns() - c->start_ns;
-	if (got < 0)
-		return px_fail(errno, "cannot wait for the command: %s",
-			       strerror(errno));
 	return 0;
 }
 

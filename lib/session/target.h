@@ -1,5 +1,6 @@
-/* Running the measured command: fork it held before exec until its
- * counters are attached, release it, and wait for it. */
+/* The measured command: fork it held before exec until its counters are
+ * attached, and release it (the session engine, lib/session/monitor.c,
+ * waits for it). */
 #ifndef PX_TARGET_H
 #define PX_TARGET_H
 
@@ -8,24 +9,27 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* How a measured command ended. */
+struct px_run {
+	int exit_code;		/* the shell's code: status, or 128+signal */
+	int signal;		/* the signal that killed it, or 0 */
+	uint64_t elapsed_ns;
+};
+
 struct px_child {
 	pid_t pid;
 	int exec_error_pipe;	/* read end: errno of a failed execvp */
-	int exec_errno;		/* set by px_child_release() */
-	uint64_t start_ns;	/* CLOCK_MONOTONIC at release */
-	uint64_t elapsed_ns;	/* release to exit */
-	int wait_status;	/* raw waitpid() status */
+	int wait_status;	/* raw waitpid() status after a failed exec */
 	bool held;		/* seen stopped before its exec */
 };
 
-/* Fork argv[0] (searched in PATH).  The child stops itself under ptrace
- * before execvp, so counters can be attached to a task that has run none
- * of the command yet; perfctr's rule for remote attach is a stopped,
- * traced child.  Returns 0 or -errno. */
-int px_child_spawn(char *const argv[], struct px_child *c);
-/* The same, the command's signal mask set to *mask (NULL: ours), for a
- * caller that blocks signals to read them from a signalfd. */
-int px_child_spawn_masked(char *const argv[], const sigset_t *mask, struct px_child *c);
+/* Fork argv[0] (searched in PATH), its signal mask set to *mask (NULL:
+ * ours; a caller that blocks signals to read them from a signalfd gives
+ * the mask it had before).  The child stops itself under ptrace before
+ * execvp, so counters can be attached to a task that has run none of the
+ * command yet; perfctr's rule for remote attach is a stopped, traced
+ * child.  Returns 0 or -errno. */
+int px_child_spawn(char *const argv[], const sigset_t *mask, struct px_child *c);
 
 /* The two halves of px_child_spawn(), for a caller with work to do while
  * the child starts: fork it, then wait until it has stopped (a no-op once
@@ -36,21 +40,6 @@ int px_child_held(struct px_child *c);
 /* Let the stopped child go on to execvp.  Returns 0 when the exec
  * happened, or -errno of the failed exec (the child has then exited). */
 int px_child_release(struct px_child *c);
-
-/* Wait for the child to end, forwarding SIGINT, SIGTERM, SIGHUP and
- * SIGQUIT sent to us by kill(2) (the terminal already signals the whole
- * process group).  Returns 0 and fills wait_status and elapsed_ns. */
-int px_child_wait(struct px_child *c);
-
-/* While a caller waits for the child its own way: SIGINT, SIGTERM,
- * SIGHUP and SIGQUIT sent to us by kill(2) are passed on to the child,
- * once; a terminal's signal already reached its process group. */
-#define PX_FORWARDED_SIGNALS 4
-struct px_forwarding {
-	struct sigaction saved[PX_FORWARDED_SIGNALS];
-};
-void px_forward_begin(const struct px_child *c, struct px_forwarding *f);
-void px_forward_end(struct px_forwarding *f);
 
 /* Kill and reap a child that will not be released. */
 void px_child_abort(struct px_child *c);

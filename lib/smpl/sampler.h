@@ -64,7 +64,7 @@
 #include "backend.h"
 #include "default/px_dfl.h"
 #include "events.h"
-#include "measure.h"
+#include "target.h"
 
 enum px_smpl_format {
 	PX_SMPL_DEFAULT = 0,		/* formats/default */
@@ -223,7 +223,7 @@ struct px_sampler_ops {
 extern const struct px_sampler_ops px_sampler_perf_ops;
 extern const struct px_sampler_ops px_sampler_module_ops;
 
-/* One sampling run of a command, as px_count_command() counts one. */
+/* One sampling run of a command, as perfex counts one. */
 struct px_sample_req {
 	struct px_event *evs;
 	size_t n;

@@ -465,14 +465,13 @@ static int sample_run(struct px_smpl_session *s)
 	 * read at its exit */
 	struct px_monitor_sampling sm = {
 		.ops = o->ops, .pmds = o->pmds, .opts = o->smpl,
-		.inherit = perf && o->follow,
 		.at_exit = !perf || px_smpl_periods_change(o->pmds, o->n) ?
 			   exit_snapshot : NULL,
 		.arg = s,
 	};
 	struct px_monitor_opts mo = {
 		.sets = &set, .nsets = 1, .sampling = &sm,
-		.follow = o->follow, .argv = o->argv, .attach_pid = o->attach_pid,
+		.follow = o->follow, .inherit = perf && o->follow, .argv = o->argv, .attach_pid = o->attach_pid,
 		.system_wide = o->ncpus > 0, .cpus = o->cpus, .ncpus = o->ncpus,
 		.session_timeout_ns = o->session_timeout_ns,
 		.on_start = o->on_start, .start_arg = o->start_arg,

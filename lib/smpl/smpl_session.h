@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #include "events.h"
-#include "measure.h"
+#include "target.h"
 #include "monitor.h"
 #include "procs.h"
 #include "profile.h"

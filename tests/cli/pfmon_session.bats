@@ -149,6 +149,11 @@ print(sum(l["delta"] for l in iv if l["name"] == "samples") == last["samples"], 
 	assert_output "SIGINT 1 0"
 }
 
+@test "Ctrl-C from a terminal under perfex reaches the command once" {
+	run -0 --separate-stderr "$BATS_TEST_DIRNAME/pty_ctrl_c.py" "$PERFEX" -e task-clock -- "$W/sigints"
+	assert_output "SIGINT 1 0"
+}
+
 @test "Ctrl-C from a terminal under pfmon counting reaches the command once" {
 	run -0 --separate-stderr "$BATS_TEST_DIRNAME/pty_ctrl_c.py" "$PFMON" -e task-clock -- "$W/sigints"
 	assert_output "SIGINT 1 0"

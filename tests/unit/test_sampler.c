@@ -3,7 +3,7 @@
 #include "tap.h"
 #include "error.h"
 #include "events.h"
-#include "measure.h"
+#include "target.h"
 #include "random.h"
 #include "sampler.h"
 

@@ -3,7 +3,7 @@
  * for the tests and the benchmarks' driver. */
 #include "sampler.h"
 #include "error.h"
-#include "measure.h"
+#include "target.h"
 #include "monitor.h"
 
 #include <errno.h>
@@ -15,10 +15,10 @@ int px_sample_command(const struct px_sample_req *req, char *const argv[],
 	struct px_event_set set = { req->evs, req->n };
 	struct px_monitor_sampling sm = {
 		.ops = &px_sampler_perf_ops, .pmds = req->pmds, .opts = req->opts,
-		.inherit = req->inherit,
 	};
 	struct px_monitor_opts mo = {
 		.sets = &set, .nsets = 1, .sampling = &sm, .argv = argv,
+		.inherit = req->inherit,
 		.system_wide = req->cpu >= 0,
 		.cpus = req->cpu >= 0 ? &req->cpu : NULL, .ncpus = req->cpu >= 0,
 	};
