@@ -147,16 +147,6 @@ static void warn_unsupported(const struct options *o, const int *status)
 				o->events[i].name);
 }
 
-static void print_report(FILE *f, const struct options *o, const struct px_report *r)
-{
-	if (o->json)
-		px_print_json(f, r);
-	else if (o->separator)
-		px_print_csv(f, r, o->separator);
-	else
-		px_print_text(f, r);
-}
-
 static int fail_runtime(struct px_outfile *out)
 {
 	fprintf(stderr, "perfex: %s\n", px_last_error());
@@ -242,6 +232,7 @@ int main(int argc, const char **argv)
 	struct options o = { .repeat = 1 };
 	struct px_outfile out = { 0 };
 	struct px_report report = { 0 };
+	struct px_out how;
 	const struct px_backend *be;
 	poptContext pc;
 	char **cmd = parse_options(argc, argv, &o, &pc);
@@ -271,7 +262,8 @@ int main(int argc, const char **argv)
 		if (o.events[i].kernel_dropped)
 			fprintf(stderr, "perfex: '%s' counts user space only: perf_event_paranoid forbids kernel counting\n",
 				o.events[i].name);
-	print_report(out.f ? out.f : stderr, &o, &report);
+	px_out_init(&how, o.separator, o.json);
+	px_report_print(out.f ? out.f : stderr, &report, &how);
 	if (out.f && px_outfile_commit(&out)) {
 		fprintf(stderr, "perfex: %s\n", px_last_error());
 		ret = EXIT_RUNTIME;

@@ -16,6 +16,7 @@
 #include "mon_report.h"
 #include "monitor.h"
 #include "outfile.h"
+#include "smpl_report.h"
 #include "smpl_session.h"
 #include "target.h"
 
@@ -275,16 +276,25 @@ static void say_started(const struct px_monitor *m, void *arg)
 		fprintf(stderr, "pfmon: %s started on task %d\n", what, (int)m->units[0].tid);
 }
 
+/* How the results are printed, counting and sampling alike. */
+static void output_settings(const struct options *o, struct px_out *how)
+{
+	px_out_init(how, o->separator, o->json);
+	how->format = o->format;
+	how->aggregate = o->aggregate;
+	how->top = (size_t)o->profile_top;
+}
+
 static int measure(struct options *o, char **cmd, struct px_outfile *out)
 {
 	struct px_monitor_opts mo = { 0 };
-	struct px_mon_print pr = { .aggregate = o->aggregate, .format = o->format,
-				   .separator = o->separator, .json = o->json };
+	struct px_out pr;
 	struct px_mon_interval iv = { 0 };
 	struct px_monitor m;
 	int *cpus = NULL, ret;
 	size_t ncpus = 0;
 
+	output_settings(o, &pr);
 	if (px_backend_select(o->backend, &mo.backend))
 		return runtime_error(out);
 	if (o->system_wide &&
@@ -396,13 +406,13 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 	struct px_smpl_session_opts so = { .argv = cmd && cmd[0] ? cmd : NULL,
 					   .smpl_outfile = o->smpl_outfile,
 					   .json = o->json, .resolve = o->resolve };
-	struct px_smpl_print pr = { .separator = o->separator, .json = o->json,
-				    .top = (size_t)o->profile_top };
+	struct px_out pr;
 	struct px_smpl_pmd *pmds = NULL;
 	struct px_smpl_session ss;
 	int *cpus = NULL, ret;
 	size_t ncpus = 0;
 
+	output_settings(o, &pr);
 	o->smpl.saturate = o->saturate;
 	o->smpl.no_block = o->no_block;
 	if (px_smpl_spec_build(&o->smpl, o->sets[0].n, &pmds, &so.smpl)) {
@@ -439,7 +449,7 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 	so.session_timeout_ns = (uint64_t)o->session_timeout * 1000000000ull;
 	so.print_interval_ns = (uint64_t)o->print_interval * 1000000ull;
 	so.interval_f = out->f ? out->f : stdout;
-	so.interval_print = &pr;
+	so.interval_out = &pr;
 	so.by = profile_by(o);
 	if (o->verbose) {
 		fprintf(stderr, "pfmon: backend %s, sampling %s\n",
@@ -462,7 +472,7 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 		px_smpl_session_free(&ss);
 		return runtime_error(out);
 	}
-	px_smpl_session_print(out->f ? out->f : stdout, &ss, &pr);
+	px_smpl_report_print(out->f ? out->f : stdout, &ss, &pr);
 	ret = ss.run.exit_code;
 	px_smpl_session_free(&ss);
 	if (out->f && px_outfile_commit(out)) {

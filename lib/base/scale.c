@@ -1,22 +1,41 @@
 #include "scale.h"
 
-void px_scale(const struct px_count *c, struct px_scaled *out)
+void px_value_of(const struct px_count *c, uint64_t total, struct px_value *v)
 {
-	out->raw = c->value;
-	if (c->running == 0) {
+	v->raw = c->value;
+	if (c->running == 0 || total == 0) {
 		/* enabled but never scheduled, or never enabled at all */
-		out->state = PX_NOT_COUNTED;
-		out->value = 0;
-		out->running_pct = 0;
+		v->state = PX_NOT_COUNTED;
+		v->value = 0;
+		v->active_pct = 0;
 		return;
 	}
-	if (c->running >= c->enabled) {
-		out->state = PX_EXACT;
-		out->value = (double)c->value;
-		out->running_pct = 100.0;
+	if (c->running >= total) {
+		v->state = PX_COUNTED;
+		v->value = (double)c->value;
+		v->active_pct = 100.0;
 		return;
 	}
-	out->state = PX_SCALED;
-	out->value = (double)c->value * ((double)c->enabled / (double)c->running);
-	out->running_pct = 100.0 * (double)c->running / (double)c->enabled;
+	v->value = (double)c->value * ((double)total / (double)c->running);
+	v->active_pct = 100.0 * (double)c->running / (double)total;
+	/* a count short of the whole by less than the printed precision
+	 * (the enabled times of a set's counters differ by nanoseconds) */
+	v->state = v->active_pct < 99.995 ? PX_SCALED : PX_COUNTED;
+}
+
+void px_scale(const struct px_count *c, struct px_value *v)
+{
+	px_value_of(c, c->enabled, v);
+}
+
+const char *px_state_name(enum px_state s)
+{
+	static const char *const names[] = {
+		[PX_NOT_SUPPORTED] = "not-supported",
+		[PX_NOT_COUNTED] = "not-counted",
+		[PX_SCALED] = "scaled",
+		[PX_COUNTED] = "counted",
+	};
+
+	return s <= PX_COUNTED ? names[s] : "?";
 }

@@ -1,30 +1,19 @@
-/* Text, CSV and JSON printers for a report. */
+/* Text, CSV and JSON printers for a report (perfex's counts over its
+ * runs), on the primitives of emit.h. */
+#include "emit.h"
 #include "metrics.h"
 #include "report.h"
 
-#include <math.h>
 #include <string.h>
 
-enum result_state { RES_NOT_SUPPORTED, RES_NOT_COUNTED, RES_SCALED, RES_EXACT };
-
-static enum result_state state_of(const struct px_event_result *res)
+/* An event's state over the runs: scaled when any run was. */
+static enum px_state state_of(const struct px_event_result *res)
 {
 	if (res->status)
-		return RES_NOT_SUPPORTED;
+		return PX_NOT_SUPPORTED;
 	if (res->runs_counted == 0)
-		return RES_NOT_COUNTED;
-	return res->ever_scaled ? RES_SCALED : RES_EXACT;
-}
-
-static const char *state_name(enum result_state s)
-{
-	static const char *const names[] = {
-		[RES_NOT_SUPPORTED] = "not-supported",
-		[RES_NOT_COUNTED] = "not-counted",
-		[RES_SCALED] = "scaled",
-		[RES_EXACT] = "counted",
-	};
-	return names[s];
+		return PX_NOT_COUNTED;
+	return res->ever_scaled ? PX_SCALED : PX_COUNTED;
 }
 
 static size_t report_metrics(const struct px_report *r, struct px_metric *out)
@@ -33,7 +22,7 @@ static size_t report_metrics(const struct px_report *r, struct px_metric *out)
 	bool counted[r->nevents ? r->nevents : 1];
 
 	for (size_t i = 0; i < r->nevents; i++) {
-		counted[i] = state_of(&r->results[i]) >= RES_SCALED;
+		counted[i] = state_of(&r->results[i]) >= PX_SCALED;
 		values[i] = r->results[i].values.mean;
 	}
 	return px_metrics_compute(r->events, values, counted, r->nevents,
@@ -57,20 +46,20 @@ static void text_event(FILE *f, const struct px_report *r, size_t i)
 {
 	const struct px_event_result *res = &r->results[i];
 	const struct px_event *ev = &r->events[i];
-	enum result_state s = state_of(res);
+	enum px_state s = state_of(res);
 
-	if (s == RES_NOT_SUPPORTED) {
+	if (s == PX_NOT_SUPPORTED) {
 		fprintf(f, "%20s  %s  (this machine cannot count it)\n",
 			"<not supported>", ev->name);
 		return;
 	}
-	if (s == RES_NOT_COUNTED) {
+	if (s == PX_NOT_COUNTED) {
 		fprintf(f, "%20s  %s\n", "<not counted>", ev->name);
 		return;
 	}
 	fprintf(f, "%20.0f  %s", res->values.mean, ev->name);
 	/* the notes line up in a column; a bare line has no trailing blanks */
-	if (r->runs > 1 || s == RES_SCALED || ev->kernel_dropped)
+	if (r->runs > 1 || s == PX_SCALED || ev->kernel_dropped)
 		fprintf(f, "%*s", (int)(strlen(ev->name) < 26 ? 26 - strlen(ev->name) : 0), "");
 	if (r->runs > 1)
 		fprintf(f, " +- %.2f%%  (min %.0f, max %.0f, %u runs)",
@@ -80,7 +69,7 @@ static void text_event(FILE *f, const struct px_report *r, size_t i)
 	if (res->runs_counted < r->runs)
 		fprintf(f, "  (not counted in %u of %u runs)",
 			r->runs - res->runs_counted, r->runs);
-	if (s == RES_SCALED)
+	if (s == PX_SCALED)
 		fprintf(f, "  (scaled from %.2f%% of the time, raw %.0f)",
 			res->min_running_pct, res->raws.mean);
 	if (ev->kernel_dropped)
@@ -88,7 +77,7 @@ static void text_event(FILE *f, const struct px_report *r, size_t i)
 	fputc('\n', f);
 }
 
-void px_print_text(FILE *f, const struct px_report *r)
+static void print_text(FILE *f, const struct px_report *r)
 {
 	struct px_metric metrics[PX_METRICS_MAX];
 	size_t nm = report_metrics(r, metrics);
@@ -114,21 +103,6 @@ void px_print_text(FILE *f, const struct px_report *r)
 
 /* ---- CSV ---- */
 
-void px_csv_field(FILE *f, const char *s, const char *sep)
-{
-	if (!strstr(s, sep) && !strpbrk(s, "\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void csv_number(FILE *f, const char *sep, const char *fmt, double v)
 {
 	fputs(sep, f);
@@ -139,22 +113,22 @@ static void csv_event(FILE *f, const struct px_report *r, size_t i,
 		      const char *sep)
 {
 	const struct px_event_result *res = &r->results[i];
-	enum result_state s = state_of(res);
+	enum px_state s = state_of(res);
 
 	fputs("event", f);
 	fputs(sep, f);
 	px_csv_field(f, r->events[i].name, sep);
-	if (s < RES_SCALED) {
+	if (s < PX_SCALED) {
 		/* empty value, raw and running_pct; no runs, no spread */
 		fprintf(f, "%s%s%s%s%s%s0%s%s%s\n", sep, sep, sep, sep,
-			state_name(s), sep, sep, sep, sep);
+			px_state_name(s), sep, sep, sep, sep);
 		return;
 	}
 	csv_number(f, sep, "%.0f", res->values.mean);
 	csv_number(f, sep, "%.0f", res->raws.mean);
 	csv_number(f, sep, "%.2f", res->min_running_pct);
 	fputs(sep, f);
-	fputs(state_name(s), f);
+	fputs(px_state_name(s), f);
 	fprintf(f, "%s%u", sep, res->runs_counted);
 	csv_number(f, sep, "%.2f", px_stats_stddev(&res->values));
 	csv_number(f, sep, "%.0f", res->values.min);
@@ -162,7 +136,7 @@ static void csv_event(FILE *f, const struct px_report *r, size_t i,
 	fputc('\n', f);
 }
 
-void px_print_csv(FILE *f, const struct px_report *r, const char *sep)
+static void print_csv(FILE *f, const struct px_report *r, const char *sep)
 {
 	static const char *const columns[] = {
 		"kind", "name", "value", "raw", "running_pct", "status",
@@ -190,60 +164,31 @@ void px_print_csv(FILE *f, const struct px_report *r, const char *sep)
 
 /* ---- JSON ---- */
 
-void px_json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\r': fputs("\\r", f); break;
-		case '\t': fputs("\\t", f); break;
-		default:
-			if (*p < 0x20)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
-		}
-	}
-	fputc('"', f);
-}
-
-/* JSON has no NaN or infinity: those become null. */
-static void json_number(FILE *f, const char *fmt, double v)
-{
-	if (isfinite(v))
-		fprintf(f, fmt, v);
-	else
-		fputs("null", f);
-}
-
 static void json_event(FILE *f, const struct px_report *r, size_t i)
 {
 	const struct px_event_result *res = &r->results[i];
-	enum result_state s = state_of(res);
+	enum px_state s = state_of(res);
 
 	fputs("{\"name\":", f);
 	px_json_string(f, r->events[i].name);
 	fputs(",\"encoding\":", f);
 	px_json_string(f, r->events[i].encoded);
-	fprintf(f, ",\"status\":\"%s\"", state_name(s));
-	if (s < RES_SCALED) {
+	fprintf(f, ",\"status\":\"%s\"", px_state_name(s));
+	if (s < PX_SCALED) {
 		fputs(",\"value\":null}", f);
 		return;
 	}
-	json_number(f, ",\"value\":%.0f", res->values.mean);
-	json_number(f, ",\"raw\":%.0f", res->raws.mean);
-	json_number(f, ",\"running_pct\":%.2f", res->min_running_pct);
+	px_json_number(f, ",\"value\":%.0f", res->values.mean);
+	px_json_number(f, ",\"raw\":%.0f", res->raws.mean);
+	px_json_number(f, ",\"running_pct\":%.2f", res->min_running_pct);
 	fprintf(f, ",\"user_only\":%s", r->events[i].kernel_dropped ? "true" : "false");
 	fprintf(f, ",\"runs\":%u", res->runs_counted);
-	json_number(f, ",\"stddev\":%.2f", px_stats_stddev(&res->values));
-	json_number(f, ",\"min\":%.0f", res->values.min);
-	json_number(f, ",\"max\":%.0f}", res->values.max);
+	px_json_number(f, ",\"stddev\":%.2f", px_stats_stddev(&res->values));
+	px_json_number(f, ",\"min\":%.0f", res->values.min);
+	px_json_number(f, ",\"max\":%.0f}", res->values.max);
 }
 
-void px_print_json(FILE *f, const struct px_report *r)
+static void print_json(FILE *f, const struct px_report *r)
 {
 	struct px_metric metrics[PX_METRICS_MAX];
 	size_t nm = report_metrics(r, metrics);
@@ -258,8 +203,8 @@ void px_print_json(FILE *f, const struct px_report *r)
 	fputs("],\"backend\":", f);
 	px_json_string(f, r->backend);
 	fprintf(f, ",\"runs\":%u,\"exit_status\":%d", r->runs, r->exit_code);
-	json_number(f, ",\"elapsed_seconds\":%.9f", r->elapsed_ns.mean / 1e9);
-	json_number(f, ",\"elapsed_stddev\":%.9f", px_stats_stddev(&r->elapsed_ns) / 1e9);
+	px_json_number(f, ",\"elapsed_seconds\":%.9f", r->elapsed_ns.mean / 1e9);
+	px_json_number(f, ",\"elapsed_stddev\":%.9f", px_stats_stddev(&r->elapsed_ns) / 1e9);
 	fputs(",\"events\":[", f);
 	for (size_t i = 0; i < r->nevents; i++) {
 		fputs(i ? "," : "", f);
@@ -269,10 +214,20 @@ void px_print_json(FILE *f, const struct px_report *r)
 	for (size_t m = 0; m < nm; m++) {
 		fputs(m ? ",{\"name\":" : "{\"name\":", f);
 		px_json_string(f, metrics[m].name);
-		json_number(f, ",\"value\":%.6g", metrics[m].value);
+		px_json_number(f, ",\"value\":%.6g", metrics[m].value);
 		fputs(",\"description\":", f);
 		px_json_string(f, metrics[m].desc);
 		fputc('}', f);
 	}
 	fputs("]}\n", f);
+}
+
+void px_report_print(FILE *f, const struct px_report *r, const struct px_out *o)
+{
+	if (o->kind == PX_OUT_JSON)
+		print_json(f, r);
+	else if (o->kind == PX_OUT_CSV)
+		print_csv(f, r, o->sep);
+	else
+		print_text(f, r);
 }

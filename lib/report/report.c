@@ -48,8 +48,8 @@ void px_report_add_run(struct px_report *r, const struct px_count *counts,
 		px_stats_add(&res->raws, (double)res->last.raw);
 		if (res->last.state == PX_SCALED)
 			res->ever_scaled = true;
-		if (res->last.running_pct < res->min_running_pct)
-			res->min_running_pct = res->last.running_pct;
+		if (res->last.active_pct < res->min_running_pct)
+			res->min_running_pct = res->last.active_pct;
 	}
 }
 

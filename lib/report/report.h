@@ -7,13 +7,14 @@
 #include <stdio.h>
 
 #include "backend.h"
+#include "emit.h"
 #include "events.h"
 #include "scale.h"
 #include "stats.h"
 
 struct px_event_result {
 	int status;		 /* 0, or -EOPNOTSUPP: cannot count here */
-	struct px_scaled last;	 /* the last run's reading */
+	struct px_value last;	 /* the last run's reading */
 	struct px_stats values;	 /* scaled values of the runs that counted */
 	struct px_stats raws;	 /* raw values of those runs */
 	unsigned runs_counted;
@@ -41,12 +42,7 @@ void px_report_add_run(struct px_report *r, const struct px_count *counts,
 		       uint64_t elapsed_ns, int exit_code);
 void px_report_free(struct px_report *r);
 
-void px_print_text(FILE *f, const struct px_report *r);
-void px_print_csv(FILE *f, const struct px_report *r, const char *sep);
-void px_print_json(FILE *f, const struct px_report *r);
-
-/* Escaping helpers, exposed for the unit tests. */
-void px_csv_field(FILE *f, const char *s, const char *sep);
-void px_json_string(FILE *f, const char *s);
+/* In text, CSV or JSON as o says (README: "perfex output"). */
+void px_report_print(FILE *f, const struct px_report *r, const struct px_out *o);
 
 #endif

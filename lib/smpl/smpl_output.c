@@ -1,7 +1,7 @@
 /* Sample files: writer and strict reader. */
 #include "smpl_output.h"
 #include "error.h"
-#include "report.h"
+#include "emit.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -5,7 +5,7 @@
 #include "error.h"
 #include "procfs.h"
 #include "random.h"
-#include "report.h"
+#include "interval.h"
 #include "procs.h"
 #include "smpl_output.h"
 #include "symbols.h"
@@ -359,7 +359,7 @@ bool px_smpl_session_per_process(const struct px_smpl_session_opts *o)
 	return o->ncpus && px_profile_by_place(o->by);
 }
 
-static uint64_t lost_total(const struct px_smpl_stats *st)
+uint64_t px_smpl_lost_total(const struct px_smpl_stats *st)
 {
 	return st->lost + st->dropped + st->overwritten;
 }
@@ -424,35 +424,25 @@ static void smpl_totals(const struct px_monitor *m, struct px_smpl_stats *st)
 	}
 }
 
-/* --print-interval: the samples recorded and lost since the last line, in
- * the shape of the counting intervals (lib/report/mon_report.h). */
+/* --print-interval: the samples recorded and lost since the last line. */
 static void print_interval(const struct px_monitor *m, void *arg)
 {
 	struct px_smpl_session *s = arg;
-	const struct px_smpl_print *pr = s->o.interval_print;
-	FILE *f = s->o.interval_f;
 	double t = m->elapsed_ns / 1e9;
 	struct px_smpl_stats st;
 	struct { const char *name; uint64_t value, *prev; } rows[2];
 
 	smpl_totals(m, &st);
 	rows[0] = (typeof(rows[0])){ "samples", st.samples, &s->iv_samples };
-	rows[1] = (typeof(rows[1])){ "lost", lost_total(&st), &s->iv_lost };
+	rows[1] = (typeof(rows[1])){ "lost", px_smpl_lost_total(&st), &s->iv_lost };
 	for (size_t i = 0; i < 2; i++) {
 		uint64_t delta = rows[i].value - *rows[i].prev;
 
 		*rows[i].prev = rows[i].value;
-		if (pr->json)
-			fprintf(f, "{\"interval_seconds\":%.6f,\"name\":\"%s\",\"delta\":%" PRIu64
-				",\"value\":%" PRIu64 "}\n", t, rows[i].name, delta, rows[i].value);
-		else if (pr->separator)
-			fprintf(f, "interval%s%.6f%s%s%s%" PRIu64 "%s%" PRIu64 "\n", pr->separator,
-				t, pr->separator, rows[i].name, pr->separator, delta,
-				pr->separator, rows[i].value);
-		else
-			fprintf(f, "%12.6f %20" PRIu64 "  %s\n", t, delta, rows[i].name);
+		px_interval_row(s->o.interval_f, s->o.interval_out, t, -1, rows[i].name,
+				(double)delta, (double)rows[i].value);
 	}
-	fflush(f);
+	fflush(s->o.interval_f);
 }
 
 static int sample_run(struct px_smpl_session *s)
@@ -481,7 +471,7 @@ static int sample_run(struct px_smpl_session *s)
 
 	sm.opts.on_sample = keep_sample;
 	sm.opts.arg = s;
-	if (o->print_interval_ns && o->interval_f && o->interval_print) {
+	if (o->print_interval_ns && o->interval_f && o->interval_out) {
 		mo.print_interval_ns = o->print_interval_ns;
 		mo.on_interval = print_interval;
 		mo.interval_arg = s;
@@ -766,189 +756,4 @@ void px_smpl_session_free(struct px_smpl_session *s)
 	free(s->names);
 	px_profile_free(s->profile);
 	memset(s, 0, sizeof(*s));
-}
-
-/* ---- printing ---- */
-
-static const char *by_name(enum px_profile_by by)
-{
-	switch (by) {
-	case PX_PROFILE_LINES: return "lines";
-	case PX_PROFILE_INLINED: return "inlined functions";
-	case PX_PROFILE_COMM: return "processes";
-	case PX_PROFILE_PID: return "process ids";
-	case PX_PROFILE_CPU: return "cpus";
-	default: return "functions";
-	}
-}
-
-/* One text profile row (and its heading with v NULL). */
-static void print_text_row(FILE *f, const struct px_smpl_session *s,
-			   const struct px_profile_entry *v)
-{
-	enum px_profile_by by = s->o.by;
-
-	if (!px_profile_by_place(by)) {
-		if (v)
-			fprintf(f, "%10" PRIu64 " %6.2f%%  %s\n", v->count, v->pct, v->name);
-		else
-			fprintf(f, "%10s %7s  %s\n", "samples", "%",
-				by == PX_PROFILE_CPU ? "cpu" :
-				by == PX_PROFILE_PID ? "pid:process" : "process");
-		return;
-	}
-	if (px_smpl_session_per_process(&s->o)) {
-		if (v)
-			fprintf(f, "%10" PRIu64 " %6.2f%%  %-16s", v->count, v->pct, v->process);
-		else
-			fprintf(f, "%10s %7s  %-16s", "samples", "%", "process");
-	} else {
-		if (v)
-			fprintf(f, "%10" PRIu64 " %6.2f%%  ", v->count, v->pct);
-		else
-			fprintf(f, "%10s %7s  ", "samples", "%");
-	}
-	if (v)
-		fprintf(f, "%-40s %s\n", v->name, v->module);
-	else
-		fprintf(f, "%-40s %s\n", by == PX_PROFILE_LINES ? "line" : "function", "module");
-}
-
-
-static void print_text(FILE *f, const struct px_smpl_session *s, size_t top)
-{
-	const struct px_smpl_stats *st = &s->st;
-	size_t nev = s->profile ? px_profile_events(s->profile) : 0;
-
-	fprintf(f, "# sampling summary (%s format)\n",
-		s->o.smpl.format == PX_SMPL_DOUBLE_BUFFER ? "double-buffer" : "default");
-	fprintf(f, "%-20s %" PRIu64 "\n", "overflows", st->overflows);
-	fprintf(f, "%-20s %" PRIu64 "\n", "samples recorded", st->samples);
-	fprintf(f, "%-20s %" PRIu64 " (ring buffer %" PRIu64 ", masked or saturated %" PRIu64
-		", overwritten %" PRIu64 ")\n", "samples lost", lost_total(st), st->lost,
-		st->dropped, st->overwritten);
-	fprintf(f, "%-20s %" PRIu64 "\n", "buffer-full events", st->buffer_full);
-	fprintf(f, "%-20s %" PRIu64 "\n", "notifications", st->notifications);
-	fprintf(f, "%-20s %" PRIu64 "\n", "restarts", st->restarts);
-	if (st->throttled)
-		fprintf(f, "%-20s %" PRIu64 " times: the kernel dropped the overflows meanwhile uncounted (raise kernel.perf_event_max_sample_rate or the periods)\n",
-			"throttled", st->throttled);
-	if (st->side_lost)
-		fprintf(f, "%-20s %" PRIu64 " (some samples may not resolve)\n",
-			"mapping records lost", st->side_lost);
-	for (size_t i = 0; i < s->o.n; i++)
-		if (s->o.pmds[i].long_period)
-			fprintf(f, "samples of %s: %" PRIu64 "\n", s->o.evs[i].name,
-				s->per_event[i]);
-	for (size_t e = 0; e < nev; e++) {
-		struct px_profile_entry *v = NULL;
-		size_t n = 0;
-
-		if (px_profile_rank(s->profile, e, &v, &n))
-			continue;
-		fprintf(f, "\n# profile of %s: %" PRIu64 " samples, by %s\n",
-			px_profile_event(s->profile, e), px_profile_total(s->profile, e),
-			by_name(s->o.by));
-		print_text_row(f, s, NULL);
-		for (size_t i = 0, shown = 0; i < n && (!top || shown < top); i++) {
-			if (!v[i].count)
-				continue;
-			print_text_row(f, s, &v[i]);
-			shown++;
-		}
-		free(v);
-	}
-}
-
-static void print_csv(FILE *f, const struct px_smpl_session *s, size_t top, const char *sep)
-{
-	const struct px_smpl_stats *st = &s->st;
-	size_t nev = s->profile ? px_profile_events(s->profile) : 0;
-	const struct { const char *k; uint64_t v; } rows[] = {
-		{ "samples", st->samples }, { "lost", lost_total(st) },
-		{ "lost_ring", st->lost }, { "lost_saturated", st->dropped },
-		{ "overwritten", st->overwritten }, { "buffer_full", st->buffer_full },
-		{ "notifications", st->notifications }, { "restarts", st->restarts },
-		{ "overflows", st->overflows }, { "throttled", st->throttled },
-		{ "mapping_records_lost", st->side_lost },
-	};
-
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		fprintf(f, "summary%s%s%s%" PRIu64 "\n", sep, rows[i].k, sep, rows[i].v);
-	for (size_t e = 0; e < nev; e++) {
-		struct px_profile_entry *v = NULL;
-		size_t n = 0;
-
-		if (px_profile_rank(s->profile, e, &v, &n))
-			continue;
-		for (size_t i = 0, rank = 0; i < n && (!top || rank < top); i++) {
-			if (!v[i].count)
-				continue;
-			fputs("profile", f);
-			fputs(sep, f);
-			px_csv_field(f, px_profile_event(s->profile, e), sep);
-			fprintf(f, "%s%zu%s%" PRIu64 "%s%.2f%s", sep, ++rank, sep, v[i].count,
-				sep, v[i].pct, sep);
-			px_csv_field(f, v[i].name, sep);
-			fputs(sep, f);
-			px_csv_field(f, v[i].module, sep);
-			fputs(sep, f);
-			px_csv_field(f, v[i].process, sep);
-			fputc('\n', f);
-		}
-		free(v);
-	}
-}
-
-static void print_json(FILE *f, const struct px_smpl_session *s, size_t top)
-{
-	const struct px_smpl_stats *st = &s->st;
-	size_t nev = s->profile ? px_profile_events(s->profile) : 0;
-
-	fprintf(f, "{\"summary\":{\"format\":\"%s\",\"samples\":%" PRIu64 ",\"lost\":%" PRIu64
-		",\"lost_ring\":%" PRIu64 ",\"lost_saturated\":%" PRIu64 ",\"overwritten\":%" PRIu64
-		",\"buffer_full\":%" PRIu64 ",\"notifications\":%" PRIu64 ",\"restarts\":%" PRIu64
-		",\"exit_code\":%d,\"overflows\":%" PRIu64 ",\"throttled\":%" PRIu64
-		",\"mapping_records_lost\":%" PRIu64 "},\"profile\":[",
-		s->o.smpl.format == PX_SMPL_DOUBLE_BUFFER ? "double-buffer" : "default",
-		st->samples, lost_total(st), st->lost, st->dropped, st->overwritten,
-		st->buffer_full, st->notifications, st->restarts, s->run.exit_code,
-		st->overflows, st->throttled, st->side_lost);
-	for (size_t e = 0; e < nev; e++) {
-		struct px_profile_entry *v = NULL;
-		size_t n = 0;
-
-		if (px_profile_rank(s->profile, e, &v, &n))
-			continue;
-		fputs(e ? ",{\"event\":" : "{\"event\":", f);
-		px_json_string(f, px_profile_event(s->profile, e));
-		fprintf(f, ",\"samples\":%" PRIu64 ",\"by\":\"%s\",\"entries\":[",
-			px_profile_total(s->profile, e), by_name(s->o.by));
-		for (size_t i = 0, shown = 0; i < n && (!top || shown < top); i++) {
-			if (!v[i].count)
-				continue;
-			fputs(shown++ ? ",{\"name\":" : "{\"name\":", f);
-			px_json_string(f, v[i].name);
-			fputs(",\"module\":", f);
-			px_json_string(f, v[i].module);
-			fprintf(f, ",\"samples\":%" PRIu64 ",\"pct\":%.4f,\"process\":",
-				v[i].count, v[i].pct);
-			px_json_string(f, v[i].process);
-			fputc('}', f);
-		}
-		fputs("]}", f);
-		free(v);
-	}
-	fputs("]}\n", f);
-}
-
-void px_smpl_session_print(FILE *f, const struct px_smpl_session *s,
-			   const struct px_smpl_print *pr)
-{
-	if (pr->json)
-		print_json(f, s, pr->top);
-	else if (pr->separator)
-		print_csv(f, s, pr->top, pr->separator);
-	else
-		print_text(f, s, pr->top);
 }

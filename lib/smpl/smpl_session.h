@@ -48,7 +48,7 @@ int px_smpl_spec_build(const struct px_smpl_spec *sp, size_t n,
 /* --smpl-module-info: the formats, their layouts and flags. */
 void px_smpl_formats_print(FILE *f);
 
-struct px_smpl_print;
+struct px_out;
 
 struct px_smpl_session_opts {
 	struct px_event *evs;		/* one event set */
@@ -65,7 +65,7 @@ struct px_smpl_session_opts {
 	uint64_t session_timeout_ns;	/* 0: until the command or task ends */
 	uint64_t print_interval_ns;	/* > 0: samples and lost that often */
 	FILE *interval_f;		/* where the intervals go */
-	const struct px_smpl_print *interval_print;
+	const struct px_out *interval_out;	/* and how */
 	/* called once sampling runs (see px_monitor_opts.on_start) */
 	void (*on_start)(const struct px_monitor *m, void *arg);
 	void *start_arg;
@@ -121,14 +121,8 @@ int px_smpl_session_run(const struct px_smpl_session_opts *o,
 			struct px_smpl_session *s);
 void px_smpl_session_free(struct px_smpl_session *s);
 
-struct px_smpl_print {
-	const char *separator;		/* CSV with this separator */
-	bool json;
-	size_t top;			/* entries per event; 0: all */
-};
-
-/* The closing summary and the profile. */
-void px_smpl_session_print(FILE *f, const struct px_smpl_session *s,
-			   const struct px_smpl_print *pr);
+/* All the samples lost: by the kernel's ring, to saturation or masking,
+ * and to a double buffer's cycling. */
+uint64_t px_smpl_lost_total(const struct px_smpl_stats *st);
 
 #endif

@@ -1,7 +1,7 @@
 /* CSV fields and JSON strings as the printers write them. */
 #include "tap.h"
 
-#include "report.h"
+#include "emit.h"
 
 #include <stdlib.h>
 

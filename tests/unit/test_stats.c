@@ -1,4 +1,5 @@
-/* Repeat statistics (px_stats) and multiplexing scale (px_scale). */
+/* Repeat statistics (px_stats) and multiplexing scale (px_scale, the
+ * result model's state, value and share of time). */
 #include "tap.h"
 
 #include "report.h"
@@ -57,7 +58,7 @@ static void test_stats(void)
 static const struct {
 	int line;
 	uint64_t value, enabled, running;
-	enum px_scale_state state;
+	enum px_state state;
 	double scaled, pct;
 } scale_rows[] = {
 	/* never ran: no estimate, whatever the counter holds */
@@ -65,16 +66,20 @@ static const struct {
 	{ ROW, 0, 1000, 0, PX_NOT_COUNTED, 0, 0 },
 	{ ROW, 123, 1000, 0, PX_NOT_COUNTED, 0, 0 },
 	/* ran the whole time: exact, never scaled */
-	{ ROW, 500, 1000, 1000, PX_EXACT, 500, 100 },
-	{ ROW, 0, 1000, 1000, PX_EXACT, 0, 100 },
-	{ ROW, 500, 1000, 1001, PX_EXACT, 500, 100 },
-	{ ROW, UINT64_MAX, 7, 7, PX_EXACT, (double)UINT64_MAX, 100 },
+	{ ROW, 500, 1000, 1000, PX_COUNTED, 500, 100 },
+	{ ROW, 0, 1000, 1000, PX_COUNTED, 0, 100 },
+	{ ROW, 500, 1000, 1001, PX_COUNTED, 500, 100 },
+	{ ROW, UINT64_MAX, 7, 7, PX_COUNTED, (double)UINT64_MAX, 100 },
 	/* ran part of the time: value * enabled / running */
 	{ ROW, 500, 1000, 500, PX_SCALED, 1000, 50 },
 	{ ROW, 300, 1000, 250, PX_SCALED, 1200, 25 },
 	{ ROW, 1, 3, 1, PX_SCALED, 3, 100.0 / 3 },
 	{ ROW, 1000000, 8000000000ull, 5000000000ull, PX_SCALED, 1600000, 62.5 },
 	{ ROW, 0, 1000, 1, PX_SCALED, 0, 0.1 },
+	/* short of the whole by less than the printed 0.01%: counted, and
+	 * still the estimate */
+	{ ROW, 1000000, 100000, 99999, PX_COUNTED, 1000010.0001, 99.999 },
+	{ ROW, 1000000, 100000, 99990, PX_SCALED, 1000100.01, 99.99 },
 };
 
 static void test_scale(void)
@@ -82,7 +87,7 @@ static void test_scale(void)
 	for (size_t i = 0; i < ARRAY_SIZE(scale_rows); i++) {
 		struct px_count c = { scale_rows[i].value, scale_rows[i].enabled,
 				      scale_rows[i].running };
-		struct px_scaled out;
+		struct px_value out;
 		int ln = scale_rows[i].line;
 
 		px_scale(&c, &out);
@@ -90,7 +95,7 @@ static void test_scale(void)
 		is_int_at(ln, out.raw, scale_rows[i].value, "scale row %zu: raw kept", i);
 		is_num_at(ln, out.value, scale_rows[i].scaled,
 			  1e-9 * (scale_rows[i].scaled + 1), "scale row %zu: value", i);
-		is_num_at(ln, out.running_pct, scale_rows[i].pct, 1e-9,
+		is_num_at(ln, out.active_pct, scale_rows[i].pct, 1e-9,
 			  "scale row %zu: running ratio", i);
 	}
 }

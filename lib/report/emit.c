@@ -1,0 +1,78 @@
+#include "emit.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+void px_out_init(struct px_out *o, const char *csv_sep, bool json)
+{
+	memset(o, 0, sizeof(*o));
+	o->kind = json ? PX_OUT_JSON : csv_sep ? PX_OUT_CSV : PX_OUT_TEXT;
+	o->sep = csv_sep;
+}
+
+void px_csv_field(FILE *f, const char *s, const char *sep)
+{
+	if (!strstr(s, sep) && !strpbrk(s, "\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void px_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"': fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\r': fputs("\\r", f); break;
+		case '\t': fputs("\\t", f); break;
+		default:
+			if (*p < 0x20)
+				fprintf(f, "\\u%04x", *p);
+			else
+				fputc(*p, f);
+		}
+	}
+	fputc('"', f);
+}
+
+void px_json_number(FILE *f, const char *fmt, double v)
+{
+	if (isfinite(v))
+		fprintf(f, fmt, v);
+	else
+		fputs("null", f);
+}
+
+static void group_digits(char *buf, size_t len, uint64_t v, char sep)
+{
+	char digits[32];
+	size_t n = (size_t)snprintf(digits, sizeof(digits), "%" PRIu64, v), o = 0;
+
+	for (size_t i = 0; i < n && o + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = sep;
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+}
+
+void px_format_count(char *buf, size_t len, uint64_t v, enum px_counter_format f)
+{
+	switch (f) {
+	case PX_FMT_US: group_digits(buf, len, v, ','); break;
+	case PX_FMT_EU: group_digits(buf, len, v, '.'); break;
+	case PX_FMT_HEX: snprintf(buf, len, "0x%" PRIx64, v); break;
+	default: snprintf(buf, len, "%" PRIu64, v); break;
+	}
+}

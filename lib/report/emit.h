@@ -1,0 +1,46 @@
+/* What every printer of lib/report shares: the output's settings (text,
+ * CSV or JSON; the separator; how text counts are grouped; how many
+ * profile rows) and the primitives that write fields, so that perfex's
+ * counts, pfmon's counts per thread, CPU or in aggregate, the intervals,
+ * the sampling summary and the profiles are written alike. */
+#ifndef PX_EMIT_H
+#define PX_EMIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum px_out_kind { PX_OUT_TEXT, PX_OUT_CSV, PX_OUT_JSON };
+
+enum px_counter_format {
+	PX_FMT_PLAIN,	/* 1234567 */
+	PX_FMT_US,	/* 1,234,567 */
+	PX_FMT_EU,	/* 1.234.567 */
+	PX_FMT_HEX,	/* 0x12d687 */
+};
+
+struct px_out {
+	enum px_out_kind kind;
+	const char *sep;		/* CSV: between fields */
+	enum px_counter_format format;	/* text: counts */
+	bool aggregate;			/* pfmon: the sum over units only */
+	size_t top;			/* profiles: rows per event; 0: all */
+	bool csv_header_done;		/* the CSV header is out (intervals
+					 * and the final rows share it) */
+};
+
+/* The settings of -x SEP / --json / neither. */
+void px_out_init(struct px_out *o, const char *csv_sep, bool json);
+
+/* A CSV field, quoted when it holds the separator, a quote or a line end. */
+void px_csv_field(FILE *f, const char *s, const char *sep);
+/* A JSON string with its quotes and escapes. */
+void px_json_string(FILE *f, const char *s);
+/* A JSON number by fmt; NaN and infinity, which JSON lacks, as null. */
+void px_json_number(FILE *f, const char *fmt, double v);
+
+/* A count for text, grouped as the format says. */
+void px_format_count(char *buf, size_t len, uint64_t v, enum px_counter_format f);
+
+#endif
