@@ -20,8 +20,7 @@
  * reads must be a symbol line; when either check fails the whole file is
  * parsed and sorted as /proc/kallsyms is.  Disorder that neither check
  * meets is not seen: such a file is read as if it were the kernel's. */
-#include "ksyms.h"
-#include "bigbuf.h"
+#include "ksyms_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,42 +30,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The file is read through a buffer of this size, reused for every read:
- * a test shrinks it to put lines across reads.  Lines this long or longer
- * are left out (whichever way the file is read). */
-#ifndef KSYMS_CHUNK
-#define KSYMS_CHUNK (256 << 10)
-#endif
-
 /* Lines of a mapped file checked for the kernel's layout. */
-#ifndef KSYMS_SAMPLES
 #define KSYMS_SAMPLES 256
-#endif
-
-/* Past the last symbol: no idea how far it extends. */
-#define KSYMS_LAST_REACH 0x100000
-
-#define KCORE UINT32_MAX
-
-struct ksym {
-	uint64_t addr;
-	uint32_t name;		/* offsets into names */
-	uint32_t module;	/* KCORE: the kernel itself */
-};
-
-struct px_ksyms {
-	/* Parsed text symbols, sorted by address (file order among equal
-	 * ones): the whole file, or the module part of a mapped one. */
-	struct px_bigbuf syms;	/* struct ksym[n] */
-	struct px_bigbuf names;	/* NUL-terminated names and module names */
-	size_t n;
-	/* A mapped file: its kernel part, text[0, core_end), is searched in
-	 * place.  NULL once parsed whole. */
-	const char *text;
-	size_t text_len, core_end;
-	bool core_has_text;	/* the kernel part has a text symbol... */
-	uint64_t core_last;	/* ...and this is the last one's address */
-};
 
 /* One line, split into its fields. */
 enum line_kind { LINE_BAD, LINE_OTHER, LINE_TEXT };
@@ -88,7 +53,8 @@ static int hexval(unsigned char c)
 /* "ADDR TYPE NAME[\t[MODULE]]" without its newline.  LINE_TEXT for a text
  * symbol with a name (types t, T, w, W), LINE_OTHER for any other symbol
  * (its address still places it), LINE_BAD for what is not a symbol line. */
-static enum line_kind parse_line(const char *p, const char *end, struct line *l)
+static enum line_kind parse_line(const char *p, const char *end, size_t max_line,
+				  struct line *l)
 {
 	const char *start = p;
 	int h;
@@ -114,7 +80,7 @@ static enum line_kind parse_line(const char *p, const char *end, struct line *l)
 		l->mod_len = (size_t)(p - l->mod);
 	}
 	/* a line too long for the read buffer is left out either way */
-	if (!memchr("tTwW", l->name[-2], 4) || !l->name_len || end - start >= KSYMS_CHUNK)
+	if (!memchr("tTwW", l->name[-2], 4) || !l->name_len || (size_t)(end - start) >= max_line)
 		return LINE_OTHER;
 	return LINE_TEXT;
 }
@@ -134,11 +100,6 @@ struct table_parse {
 static struct table_parse table_parse_of(struct px_ksyms *k)
 {
 	return (struct table_parse){ .k = k, .module = KCORE, .sorted = true };
-}
-
-static struct ksym *table(const struct px_ksyms *k)
-{
-	return (struct ksym *)k->syms.p;
 }
 
 /* s[0..n) into the names, NUL-terminated; its offset, or -1. */
@@ -165,7 +126,7 @@ static int table_add_line(struct table_parse *st, const char *p, const char *end
 	int64_t name_at;
 	struct ksym *s;
 
-	if (parse_line(p, end, &l) != LINE_TEXT)
+	if (parse_line(p, end, k->chunk, &l) != LINE_TEXT)
 		return 0;
 	name_at = add_name(k, l.name, l.name_len);
 	if (name_at < 0)
@@ -248,7 +209,8 @@ static void table_clear(struct px_ksyms *k)
 /* Read fd through one reused buffer, so that its pages stay mapped. */
 static int table_read(struct table_parse *st, int fd)
 {
-	char *buf = malloc(KSYMS_CHUNK);
+	size_t chunk = st->k->chunk;
+	char *buf = malloc(chunk);
 	size_t have = 0, used;
 	bool skipping = false;	/* inside a line longer than the buffer */
 	int rc = -ENOMEM;
@@ -256,7 +218,7 @@ static int table_read(struct table_parse *st, int fd)
 	if (!buf)
 		return -ENOMEM;
 	for (;;) {
-		ssize_t r = read(fd, buf + have, KSYMS_CHUNK - have);
+		ssize_t r = read(fd, buf + have, chunk - have);
 
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -282,7 +244,7 @@ static int table_read(struct table_parse *st, int fd)
 			goto out;
 		have -= used;
 		memmove(buf, buf + used, have);
-		if (have == KSYMS_CHUNK) {
+		if (have == chunk) {
 			have = 0;
 			skipping = true;
 		}
@@ -332,7 +294,7 @@ static size_t line_end(const struct px_ksyms *k, size_t pos)
 
 static enum line_kind line_at(const struct px_ksyms *k, size_t pos, struct line *l)
 {
-	return parse_line(k->text + pos, k->text + line_end(k, pos), l);
+	return parse_line(k->text + pos, k->text + line_end(k, pos), k->chunk, l);
 }
 
 /* What a search asks of a line: false for every line before the answer,
@@ -459,10 +421,17 @@ static bool has_nonzero(const struct px_ksyms *k)
 
 struct px_ksyms *px_ksyms_load(const char *path)
 {
+	return px_ksyms_load_chunked(path, KSYMS_CHUNK);
+}
+
+struct px_ksyms *px_ksyms_load_chunked(const char *path, size_t chunk)
+{
 	struct px_ksyms *k = calloc(1, sizeof(*k));
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	int rc = -1;
 
+	if (k)
+		k->chunk = chunk;
 	if (k && fd >= 0) {
 		rc = map_file(k, fd);
 		if (rc == -1) {

@@ -5,6 +5,7 @@
  * on the innermost scope for the inline chain. */
 #include "symbols.h"
 #include "error.h"
+#include "ipcache.h"
 #include "ksyms.h"
 #include "symindex.h"
 
@@ -80,16 +81,6 @@ static uint64_t hash_mem(const char *s, size_t len)
 	return h;
 }
 
-static uint64_t hash_u64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
 static int strtab_grow(struct strtab *t)
 {
 	size_t cap = t->cap ? t->cap * 2 : 256;
@@ -139,76 +130,6 @@ static const char *intern_n(struct strtab *t, struct arena *a, const char *s, si
 static const char *intern(struct strtab *t, struct arena *a, const char *s)
 {
 	return s ? intern_n(t, a, s, strlen(s)) : unknown;
-}
-
-/* ---- the address cache: ip -> location, open addressing with linear
- * probing on the IP itself (no pointer to follow before the key matches),
- * at most half full.  IPCACHE_HASH can be overridden by a test that
- * includes this file, to force collisions. ---- */
-
-#ifndef IPCACHE_HASH
-#define IPCACHE_HASH(ip) hash_u64(ip)
-#endif
-
-struct ipslot {
-	uint64_t ip;
-	struct px_location *loc;	/* NULL: free */
-};
-
-struct ipcache {
-	struct ipslot *slot;
-	size_t n, cap;		/* cap is 0 or a power of two */
-};
-
-static struct px_location *ipcache_find(const struct ipcache *c, uint64_t ip)
-{
-	size_t mask = c->cap - 1;
-
-	if (!c->cap)
-		return NULL;
-	for (size_t j = IPCACHE_HASH(ip) & mask; c->slot[j].loc; j = (j + 1) & mask)
-		if (c->slot[j].ip == ip)
-			return c->slot[j].loc;
-	return NULL;
-}
-
-static void ipcache_put(struct ipslot *slot, size_t cap, uint64_t ip,
-			struct px_location *loc)
-{
-	size_t j;
-
-	for (j = IPCACHE_HASH(ip) & (cap - 1); slot[j].loc; j = (j + 1) & (cap - 1))
-		;
-	slot[j].ip = ip;
-	slot[j].loc = loc;
-}
-
-/* loc->ip must not be in the cache yet. */
-static int ipcache_insert(struct ipcache *c, struct px_location *loc)
-{
-	if ((c->n + 1) * 2 > c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 1024;
-		struct ipslot *slot = calloc(cap, sizeof(*slot));
-
-		if (!slot)
-			return -ENOMEM;
-		for (size_t i = 0; i < c->cap; i++)
-			if (c->slot[i].loc)
-				ipcache_put(slot, cap, c->slot[i].ip, c->slot[i].loc);
-		free(c->slot);
-		c->slot = slot;
-		c->cap = cap;
-	}
-	ipcache_put(c->slot, c->cap, loc->ip, loc);
-	c->n++;
-	return 0;
-}
-
-static void ipcache_clear(struct ipcache *c)
-{
-	if (c->slot)
-		memset(c->slot, 0, c->cap * sizeof(*c->slot));
-	c->n = 0;
 }
 
 /* ---- the kernel's table: /proc/kallsyms is shared by every resolver
@@ -561,7 +482,7 @@ void px_symbols_free(struct px_symbols *res)
 		pthread_mutex_unlock(&kdefault_lock);
 	}
 	px_maps_free(&res->maps);
-	free(res->cache.slot);
+	ipcache_free(&res->cache);
 	free(res->strings.slot);
 	arena_free(&res->arena);
 	free(res->kallsyms_path);
