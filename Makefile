@@ -24,13 +24,28 @@ CFLAGS ?= -O2 -g
 # are found by name in any of them.
 LIB_DIRS := $(sort $(dir $(shell find lib -name '*.h')))
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
-	  -DPX_VERSION='"$(VERSION)"' $(addprefix -I,$(LIB_DIRS)) -Ikernel/uapi -Iformats \
-	  $(PKG_CFLAGS)
+	  -DPX_VERSION='"$(VERSION)"' -Ikernel/uapi -Iformats $(PKG_CFLAGS)
 LDLIBS = $(PKG_LIBS) $(PFM_LIBS) -lm -lpthread
 
 # Every build output is under build/: objects in build/obj, the library,
-# the front ends in build/bin, the unit tests and workloads in build/tests.
+# the front ends in build/bin, the unit tests and workloads in build/tests,
+# the public headers in build/include.
 B = build
+
+# The library's public headers: what the front ends (cmd/) may include.
+# They are copied to build/include, the one library include path cmd/ is
+# built with, so a front end that includes an internal header (any other
+# header under lib/) does not compile.  The library itself, its unit
+# tests and the benchmark drivers see every folder of lib/.
+PUBLIC_HDRS = lib/base/cpulist.h lib/base/error.h lib/base/outfile.h \
+	lib/base/scale.h lib/base/stats.h lib/event/events.h \
+	lib/backend/backend.h lib/session/monitor.h lib/session/target.h \
+	lib/smpl/sampler.h lib/smpl/smpl_session.h lib/smpl/procs.h \
+	lib/symbols/symbols.h lib/profile/profile.h lib/report/emit.h \
+	lib/report/report.h lib/report/mon_report.h lib/report/smpl_report.h \
+	lib/report/listing.h
+PUBLIC_STAMP = $(B)/include/.done
+INTERNAL_CFLAGS = $(addprefix -I,$(LIB_DIRS))
 LIB_SRCS := $(shell find lib -name '*.c') $(wildcard formats/*/lib/*.c)
 LIB_HDRS := $(shell find lib -name '*.h') $(wildcard formats/*/*.h) $(wildcard kernel/uapi/*.h)
 LIB_OBJS = $(LIB_SRCS:%.c=$(B)/obj/%.o)
@@ -51,18 +66,23 @@ all: $(CMDS) $(UNIT_BINS) $(WORKLOADS) $(SYMBOLS_WORKLOAD)
 $(LIB): $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
-$(B)/obj/%.o: %.c
+$(B)/obj/lib/%.o $(B)/obj/formats/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c -o $@ $<
-
-$(B)/obj/lib/%.o $(B)/obj/formats/%.o: CFLAGS += -fvisibility=hidden
+	$(CC) $(CFLAGS) $(INTERNAL_CFLAGS) -fvisibility=hidden -c -o $@ $<
 $(LIB_OBJS): $(LIB_HDRS)
 
-$(B)/obj/cmd/cli.o: cmd/cli.c cmd/cli.h
-
-$(B)/bin/%: cmd/%.c $(B)/obj/cmd/cli.o $(LIB)
+$(PUBLIC_STAMP): $(PUBLIC_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(CMD_LDFLAGS) -o $@ $< $(B)/obj/cmd/cli.o $(LIB) $(LDLIBS)
+	cp $(PUBLIC_HDRS) $(@D)/
+	touch $@
+
+$(B)/obj/cmd/cli.o: cmd/cli.c cmd/cli.h $(PUBLIC_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -I$(B)/include -c -o $@ $<
+
+$(B)/bin/%: cmd/%.c $(B)/obj/cmd/cli.o $(LIB) $(PUBLIC_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -I$(B)/include $(CMD_LDFLAGS) -o $@ $< $(B)/obj/cmd/cli.o $(LIB) $(LDLIBS)
 
 # perfex's own cost is a benchmark target, and it needs no libdw: it is
 # linked wholly static, which saves the dynamic loader's work at every run
@@ -72,7 +92,7 @@ $(B)/bin/perfex: LDLIBS = -lpopt -lpfm -lelf -lz -lm -lpthread
 
 $(B)/tests/unit/test_%: tests/unit/test_%.c $(wildcard tests/unit/*.h) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itests/unit -DPX_TREE='"$(CURDIR)"' -o $@ $< $(LIB) $(LDLIBS)
+	$(CC) $(CFLAGS) $(INTERNAL_CFLAGS) -Itests/unit -DPX_TREE='"$(CURDIR)"' -o $@ $< $(LIB) $(LDLIBS)
 
 # Workloads are the measured programs: no optimisation that could fold
 # their loops away, frame pointers and debug info for the sampling tests.
@@ -119,6 +139,6 @@ uninstall:
 	for f in completions/*.bash; do rm -f $(DESTDIR)$(BASHCOMPDIR)/$$(basename $$f .bash); done
 
 clean:
-	rm -rf $(B)/obj $(B)/bin $(B)/tests $(LIB)
+	rm -rf $(B)/obj $(B)/bin $(B)/tests $(B)/include $(LIB)
 	rm -rf tests/workloads/symbols/build
 	-$(MAKE) -C kernel clean 2>/dev/null
