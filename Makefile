@@ -66,9 +66,13 @@ all: $(CMDS) $(UNIT_BINS) $(WORKLOADS) $(SYMBOLS_WORKLOAD)
 $(LIB): $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
-$(B)/obj/lib/%.o $(B)/obj/formats/%.o: %.c
+LIB_COMPILE = $(CC) $(CFLAGS) $(INTERNAL_CFLAGS) -fvisibility=hidden -c -o $@ $<
+$(B)/obj/lib/%.o: lib/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(INTERNAL_CFLAGS) -fvisibility=hidden -c -o $@ $<
+	$(LIB_COMPILE)
+$(B)/obj/formats/%.o: formats/%.c
+	@mkdir -p $(@D)
+	$(LIB_COMPILE)
 $(LIB_OBJS): $(LIB_HDRS)
 
 $(PUBLIC_STAMP): $(PUBLIC_HDRS)
