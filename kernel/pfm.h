@@ -19,11 +19,12 @@
 #include <linux/workqueue.h>
 
 #include "perfmon.h"
+#include "pfm_fmt.h"
 
 #define PFM_MSGQ_DEPTH	8
 #define PFM_PERIOD_MAX	(1ULL << 62)	/* longest overflow period armed */
 #define PFM_SETS_MAX	64		/* event sets per context */
-#define PFM_SMPL_NAME_LEN	32	/* a format name, NUL included */
+#define PFM_FMT_ARG_MAX	256		/* bytes of a format's argument */
 
 /* limits (module parameters, also changed by PFM_SET_CONFIG) */
 extern unsigned int pfm_arg_size_max;
@@ -41,29 +42,6 @@ enum pfm_state {
 
 struct pfm_context;
 struct pfm_set;
-struct pfm_smpl_fmt;
-
-/*
- * The sampling buffer of a context created with a format (pfm_smpl.c).
- * Allocated zeroed at create, mapped read-only by mmap(), freed with the
- * context.  The overflow handler writes it under ctx->ovfl_lock.
- */
-struct pfm_smpl {
-	const struct pfm_smpl_fmt *fmt;
-	void *buf;			/* vmalloc_user(), map_size bytes */
-	u64 buf_size;			/* the format's size, header included */
-	size_t map_size;		/* PAGE_ALIGN(buf_size): mmap() length */
-	u32 flags;			/* buf_flags of the argument */
-	u32 max_sample;			/* bytes of the largest sample */
-	u64 lost;			/* overflows not recorded */
-	u64 late;			/* of lost: no interrupt came in time */
-	u64 ovfls;			/* overflows: recorded or lost */
-};
-
-/* What the format asks after recording an overflow (the spec's ovfl_ctrl) */
-#define PFM_SMPL_RESET	0x1	/* short reset of the PMD and its reset_pmds */
-#define PFM_SMPL_NOTIFY	0x2	/* a PFM_MSG_OVFL (when the PMD has OVFL_NOTIFY) */
-#define PFM_SMPL_MASK	0x4	/* mask until PFM_RESTART */
 
 /*
  * PFM_FL_NOTIFY_BLOCK: the monitored thread waits, on its way back to
@@ -266,7 +244,13 @@ u64 pfm_next_reset(struct pfm_counter *c, u64 base);
 void pfm_rearm(struct perf_event *ev, u64 period);
 extern atomic_t pfm_nr_contexts;
 
-/* pfm_smpl.c: the sampling formats and their buffer */
+/* pfm_fmt.c: the registry of sampling formats */
+const struct pfm_smpl_fmt *pfm_fmt_get(const char *name, const u8 *uuid);
+void pfm_fmt_put(const struct pfm_smpl_fmt *fmt);
+int pfm_fmt_info(struct pfarg_fmtinfo *fi);
+ssize_t pfm_fmt_describe(char *buf);
+
+/* pfm_smpl.c: the sampling buffer of a context and its samples */
 int pfm_smpl_create(struct pfm_context *ctx, const struct pfarg_ctx *arg);
 void pfm_smpl_free(struct pfm_context *ctx);
 int pfm_smpl_mmap(struct pfm_context *ctx, struct vm_area_struct *vma);

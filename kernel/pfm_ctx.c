@@ -745,6 +745,7 @@ int pfm_ctx_create(struct pfm_context *ctx, const struct pfarg_ctx *arg)
 	u32 known = PFM_FL_NOTIFY_BLOCK | PFM_FL_SYSTEM_WIDE |
 		    PFM_FL_SMPL_FMT | PFM_FL_OVFL_NO_MSG;
 	unsigned int gid;
+	bool has_uuid;
 
 	if (ctx->state != PFM_CTX_NEW)
 		return -EBUSY;
@@ -754,10 +755,12 @@ int pfm_ctx_create(struct pfm_context *ctx, const struct pfarg_ctx *arg)
 	if ((arg->ctx_flags & PFM_FL_NOTIFY_BLOCK) &&
 	    (arg->ctx_flags & PFM_FL_SYSTEM_WIDE))
 		return -EINVAL;		/* spec Table 3.2 */
+	has_uuid = memchr_inv(arg->ctx_smpl_uuid, 0, sizeof(arg->ctx_smpl_uuid));
 	if (!(arg->ctx_flags & PFM_FL_SMPL_FMT) &&
-	    (arg->ctx_smpl_name || arg->ctx_smpl_arg || arg->ctx_smpl_arg_size))
+	    (arg->ctx_smpl_name || arg->ctx_smpl_arg || arg->ctx_smpl_arg_size ||
+	     has_uuid))
 		return -EINVAL;
-	if ((arg->ctx_flags & PFM_FL_SMPL_FMT) && !arg->ctx_smpl_name)
+	if ((arg->ctx_flags & PFM_FL_SMPL_FMT) && !arg->ctx_smpl_name && !has_uuid)
 		return -EINVAL;
 
 	if (arg->ctx_flags & PFM_FL_SYSTEM_WIDE) {
@@ -993,6 +996,9 @@ int pfm_ctx_create_set(struct pfm_context *ctx, struct pfarg_setdesc *sd)
 		return -EINVAL;
 	}
 	if (!(sd->set_flags & PFM_SETFL_EXPL_NEXT) && sd->set_id_next)
+		return -EINVAL;
+	/* a format that records for set 0 only (spec 3.5.2) */
+	if (sd->set_id && ctx->smpl && (ctx->smpl->fmt->flags & PFM_FMTFL_NOSET))
 		return -EINVAL;
 
 	set = pfm_find_set(ctx, sd->set_id);

@@ -133,6 +133,7 @@ union pfm_elem {
 	struct pfarg_reginfo info;
 	struct pfarg_setdesc setdesc;
 	struct pfarg_setinfo setinfo;
+	struct pfarg_fmtinfo fmtinfo;
 };
 
 typedef int (*pfm_elem_fn)(struct pfm_context *ctx, union pfm_elem *e);
@@ -176,6 +177,11 @@ static int pfm_do_info_pmc(struct pfm_context *ctx, union pfm_elem *e)
 static int pfm_do_info_pmd(struct pfm_context *ctx, union pfm_elem *e)
 {
 	return pfm_reginfo_pmd(&e->info);
+}
+
+static int pfm_do_info_fmt(struct pfm_context *ctx, union pfm_elem *e)
+{
+	return pfm_fmt_info(&e->fmtinfo);
 }
 
 /*
@@ -430,7 +436,8 @@ static long pfm_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return pfm_vector(NULL, uarg, usize, sizeof(struct pfarg_reginfo),
 				  pfm_do_info_pmd);
 	case _IOC_NR(PFM_GETINFO_FMTS):
-		return -EOPNOTSUPP;	/* reserved: sampling formats */
+		return pfm_vector(NULL, uarg, usize, sizeof(struct pfarg_fmtinfo),
+				  pfm_do_info_fmt);
 	case _IOC_NR(PFM_CREATE_EVTSETS):
 	case _IOC_NR(PFM_DELETE_EVTSETS):
 	case _IOC_NR(PFM_GETINFO_EVTSETS):
@@ -587,6 +594,14 @@ static ssize_t pmds_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(pmds);
 
+/* the loaded sampling formats, one a line: name, UUID, " noset" */
+static ssize_t formats_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	return pfm_fmt_describe(buf);
+}
+static DEVICE_ATTR_RO(formats);
+
 static struct attribute *pfm_attrs[] = {
 	&dev_attr_version.attr,
 	&dev_attr_num_counters.attr,
@@ -594,6 +609,7 @@ static struct attribute *pfm_attrs[] = {
 	&dev_attr_contexts.attr,
 	&dev_attr_pmcs.attr,
 	&dev_attr_pmds.attr,
+	&dev_attr_formats.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(pfm);

@@ -95,15 +95,45 @@
 #define PFM_FL_SMPL_FMT		0x04	/* a sampling format is named */
 #define PFM_FL_OVFL_NO_MSG	0x08	/* no overflow messages */
 
+/*
+ * With PFM_FL_SMPL_FMT the format is named by ctx_smpl_name, or, when that
+ * is 0, by ctx_smpl_uuid (spec 3.4); with both the UUID must be the named
+ * format's or all zero.  No loaded format of that name or UUID: EINVAL.
+ */
 struct pfarg_ctx {
 	__u32 ctx_flags;		/* in: PFM_FL_* */
 	__u32 ctx_reserved1;
 	__u64 ctx_smpl_name;		/* in: format name (PFM_FL_SMPL_FMT), a
-					 * NUL-terminated string */
+					 * NUL-terminated string, or 0 */
 	__u64 ctx_smpl_arg;		/* in: format argument */
 	__u64 ctx_smpl_arg_size;	/* in: its size in bytes, exact */
 	__u64 ctx_smpl_buf_size;	/* out: the length to mmap() */
-	__u64 ctx_reserved2[4];
+	__u8 ctx_smpl_uuid[16];		/* in: format UUID, or all zero */
+	__u64 ctx_reserved2[2];
+};
+
+/* --- sampling formats (PFM_GETINFO_FMTS) -------------------------------- */
+
+#define PFM_FMT_NAME_LEN	32	/* a format name, NUL included */
+
+/* fmt_flags */
+#define PFM_FMTFL_NOSET		0x1	/* set 0 only: no other event set */
+
+/*
+ * One loaded format.  In: fmt_index, 0 for the first registered; out:
+ * the rest.  An index past the last format is EINVAL with
+ * PFM_REG_RETFL_NOTAVAIL in fmt_retflags, so vec_done is the number of
+ * formats when the vector is longer than the list.
+ */
+struct pfarg_fmtinfo {
+	__u32 fmt_index;		/* in */
+	__u32 fmt_retflags;		/* out: PFM_REG_RETFL_* on error */
+	__u8 fmt_name[PFM_FMT_NAME_LEN];	/* out: NUL-terminated */
+	__u8 fmt_uuid[16];		/* out */
+	__u32 fmt_flags;		/* out: PFM_FMTFL_* */
+	__u32 fmt_reserved1;
+	__u64 fmt_arg_size;		/* out: bytes of its argument */
+	__u64 fmt_reserved2[2];
 };
 
 /* --- registers ---------------------------------------------------------- */
@@ -338,7 +368,6 @@ struct pfarg_ctxinfo {
 #define PFM_UNLOAD_CONTEXT	_IOWR(PFM_IOC_MAGIC, 0x15, struct pfarg_flags)
 #define PFM_START		_IOWR(PFM_IOC_MAGIC, 0x16, struct pfarg_start)
 #define PFM_STOP		_IOWR(PFM_IOC_MAGIC, 0x17, struct pfarg_flags)
-/* reserved for event sets and sampling formats: EOPNOTSUPP today */
 #define PFM_CREATE_EVTSETS	_IOWR(PFM_IOC_MAGIC, 0x18, struct pfarg_vec)
 #define PFM_DELETE_EVTSETS	_IOWR(PFM_IOC_MAGIC, 0x19, struct pfarg_vec)
 #define PFM_GETINFO_EVTSETS	_IOWR(PFM_IOC_MAGIC, 0x1a, struct pfarg_vec)

@@ -3,10 +3,12 @@
 #include "smpl_session.h"
 #include "double-buffer/perfmon_dbl_smpl.h"
 #include "error.h"
+#include "perfmon.h"
 #include "procfs.h"
 #include "random.h"
 #include "interval.h"
 #include "procs.h"
+#include "sampler_module.h"
 #include "smpl_output.h"
 #include "symbols.h"
 #include "target.h"
@@ -203,6 +205,28 @@ out:
 	return ret;
 }
 
+/* What the perfmon module has loaded: each format a module of its own
+ * that registered with it (kernel/README.md). */
+static void print_kernel_formats(FILE *f)
+{
+	struct px_module_format fmts[PX_MODULE_FORMATS_MAX];
+	size_t n = 0;
+
+	if (px_module_formats(fmts, PX_MODULE_FORMATS_MAX, &n)) {
+		fprintf(f, "loaded in the kernel: none (%s)\n", px_last_error());
+		return;
+	}
+	fprintf(f, "loaded in the kernel (perfmon.ko, --backend=module): %zu format%s\n",
+		n, n == 1 ? "" : "s");
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "  %-16s ", fmts[i].name);
+		for (int b = 0; b < 16; b++)
+			fprintf(f, "%02x%s", fmts[i].uuid[b],
+				b == 3 || b == 5 || b == 7 || b == 9 ? "-" : "");
+		fprintf(f, "%s\n", fmts[i].flags & PFM_FMTFL_NOSET ? "  set 0 only" : "");
+	}
+}
+
 void px_smpl_formats_print(FILE *f)
 {
 	fprintf(f,
@@ -223,6 +247,7 @@ void px_smpl_formats_print(FILE *f)
 		"  (MASK_WHEN_FULL) stops until a half is freed.\n"
 		"  layout: formats/double-buffer/perfmon_dbl_smpl.h, version %d.%d\n",
 		PFM_DBL_SMPL_NAME, PFM_DBL_SMPL_VERSION_MAJ, PFM_DBL_SMPL_VERSION_MIN);
+	print_kernel_formats(f);
 }
 
 /* ---- the run ---- */

@@ -29,9 +29,15 @@ vm_build_module() {
 	local kdir
 	kdir=/usr/src/linux-headers-$kver
 	[ -d "$kdir" ] || { vm_log "no $kdir"; return 1; }
-	vm_log "building perfmon.ko against $kver"
-	make -s -C kernel KDIR="$kdir" >&2
+	vm_log "building perfmon.ko and its formats against $kver"
+	make -s -C kernel KDIR="$kdir" >&2 &&
+	make -s -C "$kdir" M="$PWD/tests/module/fmt_noset" \
+		KBUILD_EXTRA_SYMBOLS="$PWD/kernel/Module.symvers" modules >&2
 }
+
+# The modules the guest loads, in order: the core, then its formats.
+VM_MODULES="kernel/perfmon.ko formats/default/kernel/perfmon_dfl.ko
+	formats/double-buffer/kernel/perfmon_dbl.ko"
 
 # Build the C helpers of tests/module/ into $VM_DIR/bin.
 vm_build_helpers() {
@@ -107,7 +113,7 @@ vm_initramfs() {
 	done
 
 	# the module, the front ends, the helpers, the workloads, the tests
-	cp kernel/perfmon.ko "$root/opt/pfm/"
+	cp $VM_MODULES tests/module/fmt_noset/perfmon_test_noset.ko "$root/opt/pfm/"
 	for f in build/bin/perfex build/bin/pfmon; do
 		[ -x "$f" ] && vm_copy_bin "$root" "$f" "/opt/pfm/bin/${f##*/}"
 	done
@@ -119,7 +125,7 @@ vm_initramfs() {
 		[ -f "$f" ] && [ -x "$f" ] && vm_copy_bin "$root" "$f" "/opt/pfm/workloads/${f##*/}"
 	done
 	cp -a tests/module "$root/opt/pfm/tests/"
-	rm -f "$root"/opt/pfm/tests/module/*.c
+	rm -rf "$root"/opt/pfm/tests/module/*.c "$root"/opt/pfm/tests/module/fmt_noset
 	# PFM_VM_TESTS="70-sets ...": only these files of the suite (a
 	# developer's shortcut; the full suite runs without it)
 	if [ -n "${PFM_VM_TESTS:-}" ]; then
@@ -140,6 +146,8 @@ vm_initramfs() {
 	saddr=$(nm build/tests/workloads/stages 2>/dev/null | awk '$3 == "counted_function" {print $1}')
 	{
 		echo "export PFM_MODULE=/opt/pfm/perfmon.ko"
+		echo "export PFM_FORMATS=\"/opt/pfm/perfmon_dfl.ko /opt/pfm/perfmon_dbl.ko\""
+		echo "export PFM_TEST_FORMAT=/opt/pfm/perfmon_test_noset.ko"
 		echo "export PFM_WORKLOADS=/opt/pfm/workloads"
 		echo "export PFM_COUNTED_FUNCTION=0x${addr:-0}"
 		echo "export PFM_FORK_CALLS_FUNCTION=0x${faddr:-0}"

@@ -271,10 +271,12 @@ PY
 	assert_output 0
 }
 
-@test "--smpl-module-info describes both formats" {
+@test "--smpl-module-info describes both formats and says the kernel has none loaded" {
 	run -0 "$PFMON" --smpl-module-info
 	assert_line --partial "default: spec section 3.6"
 	assert_line --partial "double-buffer: spec section 6.3.1"
+	[ -e /dev/perfmon ] ||
+		assert_line --partial "loaded in the kernel: none (the perfmon kernel module is not loaded"
 }
 
 @test "sampling returns the command's exit status" {

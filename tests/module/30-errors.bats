@@ -24,11 +24,13 @@ setup() {
 	assert_output EINVAL
 	run -0 pfm_test create 0 0 1
 	assert_output EINVAL
+	run -0 pfm_test create 0 0 0 1	# a format UUID without PFM_FL_SMPL_FMT
+	assert_output EINVAL
 	run -0 pfm_test create 3	# NOTIFY_BLOCK with SYSTEM_WIDE (Table 3.2)
 	assert_output EINVAL
 }
 
-@test "PFM_CREATE_CONTEXT: notification blocking accepted; a format flag without a name EINVAL" {
+@test "PFM_CREATE_CONTEXT: notification blocking accepted; a format flag without a name or UUID EINVAL" {
 	run -0 pfm_test create 1
 	assert_output OK
 	run -0 pfm_test create 4
@@ -199,7 +201,7 @@ setup() {
 	assert_output EFAULT
 }
 
-@test "unknown commands ENOTTY; event sets need a context; formats EOPNOTSUPP" {
+@test "unknown commands ENOTTY; event sets need a context; an empty format vector EINVAL" {
 	for k in unknown_nr wrong_magic wrong_dir; do
 		run -0 pfm_test ioctl $k
 		assert_output ENOTTY
@@ -207,7 +209,7 @@ setup() {
 	run -0 pfm_test ioctl evtsets
 	assert_output EBADF
 	run -0 pfm_test ioctl fmts
-	assert_output EOPNOTSUPP
+	assert_output EINVAL
 }
 
 @test "read(2) of messages: partial size EINVAL, empty queue EAGAIN, poll idle" {

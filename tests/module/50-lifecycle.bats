@@ -12,7 +12,7 @@ setup() {
 teardown() {
 	[ -z "${holder:-}" ] || kill -9 "$holder" 2>/dev/null || true
 	[ -z "${child:-}" ] || kill -9 "$child" 2>/dev/null || true
-	[ -e /dev/perfmon ] || insmod "$PFM_MODULE"
+	pfm_load_modules
 }
 
 # start_holder: a process holding a loaded, started context on its
@@ -87,9 +87,14 @@ slab_objs() {
 	kill -9 "$holder"
 	wait "$holder" || true
 	holder=
+	# the formats use perfmon.ko: they go first
+	run rmmod perfmon
+	[ "$status" -ne 0 ]
+	run -0 rmmod perfmon_dbl perfmon_dfl
 	run -0 rmmod perfmon
 	[ ! -e /dev/perfmon ]
 	run -0 insmod "$PFM_MODULE"
 	[ -c /dev/perfmon ]
+	pfm_load_modules
 	run -0 count module page-faults "$W/touch_pages" 10
 }

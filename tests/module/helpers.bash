@@ -9,10 +9,19 @@ pfm_setup() {
 	: "${PFM_WORKLOADS:=/opt/pfm/workloads}"
 	: "${PFM_UNPRIV_UID:=1000}"
 	W=$PFM_WORKLOADS
-	[ -e /dev/perfmon ] || insmod "$PFM_MODULE"
+	pfm_load_modules
 	# for the guest's watchdog (scripts/vm/init): which test runs, since when
 	printf '%s %s %s\n%s\n' "$$" "$(date +%s)" "${BATS_SUITE_TEST_NUMBER:-?}" \
 		"$BATS_TEST_DESCRIPTION" > /tmp/pfm-test
+}
+
+# perfmon.ko and its sampling formats, each unless loaded already.
+pfm_load_modules() {
+	local f
+	[ -e /dev/perfmon ] || insmod "$PFM_MODULE"
+	for f in $PFM_FORMATS; do
+		grep -q "^$(basename "$f" .ko) " /proc/modules || insmod "$f"
+	done
 }
 
 # Same address layout every run, so both backends see the same faults.

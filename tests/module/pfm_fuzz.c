@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 
 #include "default/perfmon_dfl_smpl.h"
+#include "double-buffer/perfmon_dbl_smpl.h"
 
 #define MAX_FDS	8
 #define BUF	4096
@@ -120,6 +121,19 @@ static void make_fmt_ctx(struct pfarg_ctx *c)
 	c->ctx_smpl_name = rnd_below(20) ? (uintptr_t)names[rnd_below(4)] : rnd();
 	c->ctx_smpl_arg = rnd_below(20) ? (uintptr_t)&a : rnd();
 	c->ctx_smpl_arg_size = rnd_below(4) ? sizeof(a) : rnd_below(40);
+	if (!rnd_below(4)) {
+		/* by UUID: a loaded format's, or any; with or without a name */
+		static const uint8_t uuids[2][16] = { PFM_DFL_SMPL_UUID,
+						      PFM_DBL_SMPL_UUID };
+
+		if (rnd_below(3))
+			memcpy(c->ctx_smpl_uuid, uuids[rnd_below(2)], 16);
+		else
+			for (int i = 0; i < 16; i++)
+				c->ctx_smpl_uuid[i] = (uint8_t)rnd();
+		if (rnd_below(2))
+			c->ctx_smpl_name = 0;
+	}
 	memset(&a, 0, sizeof(a));
 	a.buf_size = rnd_below(6) ? sizes[rnd_below(8)] : rnd();
 	a.buf_flags = rnd_below(3) ? 0 : (uint32_t)rnd_below(5);

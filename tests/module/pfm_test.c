@@ -101,7 +101,8 @@ static void sc_create(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	c.ctx_flags = (uint32_t)arg_l(argc, argv, 1, 0);
 	c.ctx_reserved1 = (uint32_t)arg_l(argc, argv, 2, 0);
-	c.ctx_reserved2[3] = (uint64_t)arg_l(argc, argv, 3, 0);
+	c.ctx_reserved2[1] = (uint64_t)arg_l(argc, argv, 3, 0);
+	c.ctx_smpl_uuid[15] = (uint8_t)arg_l(argc, argv, 4, 0);
 	print_e(xioctl(fd, PFM_CREATE_CONTEXT, &c));
 }
 
@@ -1522,8 +1523,130 @@ static void sc_sets_ovfl(int argc, char **argv)
 	       (unsigned long long)s0.set_ovfl_pmds[0]);
 }
 
+/*
+ * fmts [N [reserved]]: PFM_GETINFO_FMTS over indexes 0..N-1 (8); prints
+ * the errno and vec_done, then "NAME UUID flags=F arg=SIZE" for each
+ * format returned.  "reserved" sets a reserved field of the first one.
+ */
+static void sc_fmts(int argc, char **argv)
+{
+	long n = arg_l(argc, argv, 1, 8);
+	struct pfarg_fmtinfo fi[64];
+	struct pfarg_vec v;
+	int fd = pfm_open(), e;
+
+	if (n < 1 || n > 64)
+		die("fmts: N in 1..64");
+	memset(fi, 0, sizeof(fi));
+	for (long i = 0; i < n; i++)
+		fi[i].fmt_index = (uint32_t)i;
+	if (argc > 2 && !strcmp(argv[2], "reserved"))
+		fi[0].fmt_reserved2[1] = 1;
+	memset(&v, 0, sizeof(v));
+	v.vec_addr = (uintptr_t)fi;
+	v.vec_size = (uint32_t)(n * sizeof(fi[0]));
+	v.vec_elem_size = sizeof(fi[0]);
+	e = xioctl(fd, PFM_GETINFO_FMTS, &v);
+	printf("%s %u\n", errname(e), v.vec_done);
+	for (unsigned int i = 0; i < v.vec_done; i++) {
+		printf("%s ", (const char *)fi[i].fmt_name);
+		for (int b = 0; b < 16; b++)
+			printf("%02x%s", fi[i].fmt_uuid[b],
+			       b == 3 || b == 5 || b == 7 || b == 9 ? "-" : "");
+		printf(" flags=0x%x arg=%llu\n", fi[i].fmt_flags,
+		       (unsigned long long)fi[i].fmt_arg_size);
+	}
+	if (v.vec_done < n)
+		printf("retflags 0x%x\n", fi[v.vec_done].fmt_retflags);
+}
+
+/* 32 hex digits (dashes allowed) into a UUID; exits on a bad one. */
+static void parse_uuid(const char *s, uint8_t *u)
+{
+	int n = 0;
+
+	for (; *s && n < 32; s++) {
+		int h = *s >= '0' && *s <= '9' ? *s - '0' :
+			*s >= 'a' && *s <= 'f' ? *s - 'a' + 10 : -1;
+
+		if (*s == '-')
+			continue;
+		if (h < 0)
+			die("bad UUID");
+		u[n / 2] = (uint8_t)(u[n / 2] << 4 | h);
+		n++;
+	}
+	if (n != 32 || *s)
+		die("bad UUID");
+}
+
+/*
+ * smpl_uuid UUID [NAME]: create a context of the format with that UUID
+ * (and that name, or none) and a default-format argument of 64 KiB;
+ * prints the errno and the buffer size.
+ */
+static void sc_smpl_uuid(int argc, char **argv)
+{
+	struct pfm_dfl_smpl_arg a = { .buf_size = 65536 };
+	struct pfarg_ctx c;
+	int fd = pfm_open(), e;
+
+	memset(&c, 0, sizeof(c));
+	parse_uuid(argc > 1 ? argv[1] : "", c.ctx_smpl_uuid);
+	c.ctx_flags = PFM_FL_SMPL_FMT;
+	c.ctx_smpl_name = argc > 2 ? (uintptr_t)argv[2] : 0;
+	c.ctx_smpl_arg = (uintptr_t)&a;
+	c.ctx_smpl_arg_size = sizeof(a);
+	e = xioctl(fd, PFM_CREATE_CONTEXT, &c);
+	printf("%s %llu\n", errname(e), (unsigned long long)c.ctx_smpl_buf_size);
+}
+
+/* A context of format NAME (64 KiB, default-format argument); exits on error. */
+static int smpl_context(const char *name)
+{
+	struct pfm_dfl_smpl_arg a = { .buf_size = 65536 };
+	int fd = pfm_open();
+
+	errno = smpl_create_raw(fd, 0, name, &a, sizeof(a), NULL);
+	if (errno)
+		die("PFM_CREATE_CONTEXT with a format");
+	return fd;
+}
+
+/*
+ * smpl_sets NAME: on a context of format NAME, create set 1, then set 0
+ * again; prints both errnos.
+ */
+static void sc_smpl_sets(int argc, char **argv)
+{
+	int fd = smpl_context(argc > 1 ? argv[1] : "default");
+	struct pfarg_setdesc sd;
+	int e1, e0;
+
+	memset(&sd, 0, sizeof(sd));
+	sd.set_id = 1;
+	e1 = pfm_vec_call(fd, PFM_CREATE_EVTSETS, &sd, 1, sizeof(sd));
+	memset(&sd, 0, sizeof(sd));
+	e0 = pfm_vec_call(fd, PFM_CREATE_EVTSETS, &sd, 1, sizeof(sd));
+	printf("set1 %s set0 %s\n", errname(e1), errname(e0));
+}
+
+/* smpl_hold NAME: hold a context of format NAME open until killed. */
+static void sc_smpl_hold(int argc, char **argv)
+{
+	smpl_context(argc > 1 ? argv[1] : "default");
+	printf("ready\n");
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
 static const struct scenario scenarios[] = {
 	{ "smpl_create", sc_smpl_create },
+	{ "fmts", sc_fmts },
+	{ "smpl_uuid", sc_smpl_uuid },
+	{ "smpl_sets", sc_smpl_sets },
+	{ "smpl_hold", sc_smpl_hold },
 	{ "smpl_mmap", sc_smpl_mmap },
 	{ "smpl_bp", sc_smpl_bp },
 	{ "sets_errors", sc_sets_errors },

@@ -601,6 +601,39 @@ int px_module_open_device(int *fd)
 	return ret;
 }
 
+int px_module_formats(struct px_module_format *out, size_t max, size_t *n)
+{
+	struct pfarg_fmtinfo fi[PX_MODULE_FORMATS_MAX];
+	int fd, ret;
+
+	*n = 0;
+	if (max > PX_MODULE_FORMATS_MAX)
+		max = PX_MODULE_FORMATS_MAX;
+	ret = px_module_open_device(&fd);
+	if (ret)
+		return ret;
+	memset(fi, 0, sizeof(fi));
+	for (size_t i = 0; i < max; i++)
+		fi[i].fmt_index = (uint32_t)i;
+	/* the index past the last format fails (NOTAVAIL): the formats are
+	 * the elements filled before it */
+	ret = pfm_vec(fd, PFM_GETINFO_FMTS, fi, max, sizeof(fi[0]));
+	close(fd);
+	if (ret && ret != -EINVAL)
+		return px_fail(-ret, "cannot list the perfmon module's sampling formats: %s",
+			       strerror(-ret));
+	for (; *n < max && fi[*n].fmt_name[0] && !fi[*n].fmt_retflags; (*n)++) {
+		struct px_module_format *f = &out[*n];
+
+		memcpy(f->name, fi[*n].fmt_name, sizeof(f->name));
+		f->name[sizeof(f->name) - 1] = '\0';
+		memcpy(f->uuid, fi[*n].fmt_uuid, sizeof(f->uuid));
+		f->flags = fi[*n].fmt_flags;
+		f->arg_size = fi[*n].fmt_arg_size;
+	}
+	return 0;
+}
+
 int px_module_program(int fd, unsigned int k, struct px_event *ev)
 {
 	int ret = pfm_program(fd, 0, k, ev);

@@ -26,6 +26,19 @@ int px_module_open_device(int *fd);
  * counting backend, a kernel-level event the caller may not count falls
  * back to user level unless its level was chosen. */
 int px_module_program(int fd, unsigned int k, struct px_event *ev);
+/* One sampling format the module has loaded. */
+#define PX_MODULE_FORMATS_MAX	32
+struct px_module_format {
+	char name[32];
+	uint8_t uuid[16];
+	uint32_t flags;		/* PFM_FMTFL_* */
+	uint64_t arg_size;	/* bytes of its argument */
+};
+/* The formats the module has loaded (PFM_GETINFO_FMTS), at most max, in
+ * the order they registered; *n of them.  0, or -errno with
+ * px_last_error() (ENODEV: the module is not loaded). */
+int px_module_formats(struct px_module_format *out, size_t max, size_t *n);
+
 /* PFM_LOAD_CONTEXT on the target, with its errors explained. */
 int px_module_load(int fd, const struct px_target *t);
 
