@@ -19,11 +19,48 @@ struct px_value {
 	uint64_t raw;		/* what the counter holds */
 	double value;		/* raw * total / running */
 	double active_pct;	/* 100 * running / total */
+	/* half the width of the value's 95% interval, in % of the value:
+	 * 0 when counted the whole time, NAN when unknown */
+	double ci95_pct;
 };
 
+/*
+ * What a counter counted in each activation of its set (the tool
+ * switching sets): the time it ran and its count in each, summed, so
+ * that the spread of its rate over the activations tells how far its
+ * scaled value may be off.
+ */
+struct px_activations {
+	uint64_t n;		/* activations that ran */
+	double t, t2;		/* sums of their times (ns) and squares */
+	double c, c2_t;		/* sums of their counts and count^2 / time */
+	uint64_t start_value, start_running;	/* at the last one's start */
+};
+
+/* Add one activation that ran t ns and counted c. */
+void px_activations_add(struct px_activations *a, uint64_t c, uint64_t t);
+
+/*
+ * The variance of a value scaled to total ns from these activations:
+ * the unobserved time (total - the time they ran) times a rate estimated
+ * from them, so uncertain by the spread of their rates, both in the
+ * estimate of the mean and in the mean over the unobserved stretches
+ * (as many as fit, of the activations' mean length).  NAN with fewer
+ * than 2 activations' worth of independent time.  *dof: the degrees of
+ * freedom of that estimate (activations worth of independent time, less
+ * one).  See the README, "Event sets and scaling".
+ */
+double px_activations_variance(const struct px_activations *a, uint64_t total,
+			       double *dof);
+
 /* c's value over total ns: the time the count stands for (a counter's own
- * enabled time, or a unit's whole time when the tool rotates sets). */
+ * enabled time, or a unit's whole time when the tool rotates sets); its
+ * ci95_pct is 0 when counted whole, else NAN (see px_value_set_ci()). */
 void px_value_of(const struct px_count *c, uint64_t total, struct px_value *v);
+
+/* v's ci95_pct from the variance of its value, estimated with dof
+ * degrees of freedom (Student's t; INFINITY: the normal 1.96). */
+void px_value_set_ci(struct px_value *v, double variance, double dof);
 
 /* The same over the counter's own enabled time. */
 void px_scale(const struct px_count *c, struct px_value *v);

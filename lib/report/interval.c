@@ -20,11 +20,11 @@ static void csv_row(FILE *f, const char *sep, double t, long set,
 		fprintf(f, "%s%.0f%s%.0f\n", sep, delta, sep, value);
 		return;
 	}
-	/* the count table's columns: value is the change; raw and
-	 * active_pct stay empty */
+	/* the count table's columns: value is the change; raw,
+	 * active_pct and ci95_pct stay empty */
 	fprintf(f, "interval%s%s%s%s%ld%s", sep, sep, sep, sep, set, sep);
 	px_csv_field(f, name, sep);
-	fprintf(f, "%s%.0f%s%s%sinterval%s%.6f\n", sep, delta, sep, sep, sep, sep, t);
+	fprintf(f, "%s%.0f%s%s%sinterval%s%.6f%s\n", sep, delta, sep, sep, sep, sep, t, sep);
 }
 
 void px_interval_row(FILE *f, const struct px_out *o, double t, long set,

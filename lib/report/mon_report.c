@@ -4,6 +4,7 @@
 #include "interval.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,29 +28,41 @@ static uint64_t unit_total(const struct px_monitor *m, const struct px_unit *u)
 	return total;
 }
 
+/* The value of set s, event i in unit u and the variance of its estimate
+ * (0 when counted whole, NAN when unknown). */
 static void unit_value(const struct px_monitor *m, const struct px_unit *u,
-		       size_t s, size_t i, struct px_value *v, uint64_t *total)
+		       size_t s, size_t i, struct px_value *v, uint64_t *total,
+		       double *variance, double *dof)
 {
 	size_t k = px_monitor_index(m, s, i);
 
 	*total = unit_total(m, u);
+	*variance = NAN;
+	*dof = INFINITY;
 	if (u->status[k]) {
 		memset(v, 0, sizeof(*v));
 		v->state = PX_NOT_SUPPORTED;
+		v->ci95_pct = NAN;
 		return;
 	}
 	/* multiplexed by the kernel inside the set as well: running < enabled */
 	px_value_of(&u->counts[k], *total, v);
+	if (v->state == PX_COUNTED)
+		*variance = 0;
+	else if (v->state == PX_SCALED && u->acts)
+		*variance = px_activations_variance(&u->acts[k], *total, dof);
+	px_value_set_ci(v, *variance, *dof);
 }
 
 void px_mon_value(const struct px_monitor *m, const struct px_unit *u,
 		  size_t s, size_t i, struct px_value *v)
 {
 	uint64_t total, sum_running = 0, sum_total = 0;
+	double variance, sum_variance = 0, dof, min_dof = INFINITY;
 	bool any_supported = false;
 
 	if (u) {
-		unit_value(m, u, s, i, v, &total);
+		unit_value(m, u, s, i, v, &total, &variance, &dof);
 		return;
 	}
 	memset(v, 0, sizeof(*v));
@@ -57,7 +70,7 @@ void px_mon_value(const struct px_monitor *m, const struct px_unit *u,
 	for (size_t k = 0; k < m->nunits; k++) {
 		struct px_value one;
 
-		unit_value(m, &m->units[k], s, i, &one, &total);
+		unit_value(m, &m->units[k], s, i, &one, &total, &variance, &dof);
 		if (one.state != PX_NOT_SUPPORTED)
 			any_supported = true;
 		sum_total += total;
@@ -66,6 +79,9 @@ void px_mon_value(const struct px_monitor *m, const struct px_unit *u,
 		v->state = PX_COUNTED;
 		v->raw += one.raw;
 		v->value += one.value;
+		sum_variance += variance;	/* the units' errors are independent */
+		if (!(dof >= min_dof))
+			min_dof = dof;		/* the least known one sets the t */
 		sum_running += m->units[k].counts[px_monitor_index(m, s, i)].running;
 	}
 	if (!any_supported && m->nunits)
@@ -74,6 +90,31 @@ void px_mon_value(const struct px_monitor *m, const struct px_unit *u,
 		v->active_pct = 100.0 * (double)sum_running / (double)sum_total;
 	if (v->state == PX_COUNTED && v->active_pct < 99.995)
 		v->state = PX_SCALED;
+	v->ci95_pct = v->state == PX_COUNTED ? 0 : NAN;
+	px_value_set_ci(v, sum_variance, min_dof);
+}
+
+/* Text: "+- X%" of a scaled value, "+- ?" when it cannot be told. */
+static void text_ci(FILE *f, const struct px_value *v)
+{
+	if (isnan(v->ci95_pct))
+		fputs("  +- ?", f);
+	else
+		fprintf(f, "  +- %.2f%%", v->ci95_pct);
+}
+
+/* CSV and JSON: the number, or empty / null when unknown or counted. */
+static void csv_ci(FILE *f, const char *sep, const struct px_value *v)
+{
+	fputs(sep, f);
+	if (v->state >= PX_SCALED && isfinite(v->ci95_pct))
+		fprintf(f, "%.2f", v->ci95_pct);
+}
+
+static void json_ci(FILE *f, const struct px_value *v)
+{
+	px_json_number(f, ",\"ci95_pct\":%.2f",
+		       v->state >= PX_SCALED ? v->ci95_pct : NAN);
 }
 
 /* ---- text ---- */
@@ -104,6 +145,8 @@ static void text_unit(FILE *f, const struct px_monitor *m, const struct px_unit 
 				px_format_count(num, sizeof(num), (uint64_t)(v.value + 0.5),
 						o->format);
 				fprintf(f, "%20s  %s", num, name);
+				if (v.state == PX_SCALED)
+					text_ci(f, &v);
 				if (sets || v.state == PX_SCALED) {
 					px_format_count(num, sizeof(num), v.raw, o->format);
 					fprintf(f, "  (set %zu, raw %s, active %.2f%%)", s, num,
@@ -138,7 +181,8 @@ static void print_text(FILE *f, const struct px_monitor *m, const struct px_out 
 static void csv_header(FILE *f, struct px_out *o)
 {
 	const char *cols[] = { "unit", "pid", "tid", "cpu", "set", "event",
-			       "value", "raw", "active_pct", "status", "seconds" };
+			       "value", "raw", "active_pct", "status", "seconds",
+			       "ci95_pct" };
 
 	if (o->csv_header_done)
 		return;
@@ -172,7 +216,9 @@ static void csv_unit(FILE *f, const struct px_monitor *m, const struct px_unit *
 					sep, v.raw, sep, v.active_pct, sep, px_state_name(v.state));
 			else
 				fprintf(f, "%s%s%s%s%s", sep, sep, sep, sep, px_state_name(v.state));
-			fprintf(f, "%s%.6f\n", sep, secs);
+			fprintf(f, "%s%.6f", sep, secs);
+			csv_ci(f, sep, &v);
+			fputc('\n', f);
 		}
 	}
 }
@@ -202,11 +248,14 @@ static void json_values(FILE *f, const struct px_monitor *m, const struct px_uni
 			fprintf(f, "%s{\"set\":%zu,\"name\":", first ? "" : ",", s);
 			px_json_string(f, m->opts.sets[s].events[i].name);
 			fprintf(f, ",\"status\":\"%s\"", px_state_name(v.state));
-			if (v.state >= PX_SCALED)
-				fprintf(f, ",\"value\":%.0f,\"raw\":%" PRIu64 ",\"active_pct\":%.2f}",
+			if (v.state >= PX_SCALED) {
+				fprintf(f, ",\"value\":%.0f,\"raw\":%" PRIu64 ",\"active_pct\":%.2f",
 					v.value, v.raw, v.active_pct);
-			else
+				json_ci(f, &v);
+				fputc('}', f);
+			} else {
 				fputs(",\"value\":null}", f);
+			}
 			first = false;
 		}
 	}

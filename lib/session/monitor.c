@@ -88,6 +88,40 @@ static int enable_set(struct px_monitor *m, struct px_unit *u, size_t set, bool 
 	return on ? be->enable(u->states[set]) : be->disable(u->states[set]);
 }
 
+/* Several counting sets switched by pfmon's timer, not the backend. */
+static bool tool_switches_sets(const struct px_monitor *m)
+{
+	return m->opts.nsets > 1 && !m->kernel_sets && !m->opts.sampling;
+}
+
+/* The activation of set s on unit u that just ended (its counters are
+ * disabled): what each counter counted and ran since it began.  With
+ * counts NULL they are read now. */
+static void end_activation(struct px_monitor *m, struct px_unit *u, size_t s,
+			   const struct px_count *counts)
+{
+	size_t base = px_monitor_index(m, s, 0), n = m->opts.sets[s].n;
+	struct px_count now[n ? n : 1];
+
+	if (!u->acts || !u->states[s] || u->frozen)
+		return;
+	if (!counts) {
+		if (m->opts.backend->read(u->states[s], now))
+			return;
+		counts = now;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct px_activations *a = &u->acts[base + i];
+		const struct px_count *c = &counts[i];
+
+		if (c->value >= a->start_value && c->running >= a->start_running)
+			px_activations_add(a, c->value - a->start_value,
+					   c->running - a->start_running);
+		a->start_value = c->value;
+		a->start_running = c->running;
+	}
+}
+
 /* -EOPNOTSUPP naming the events when the unit can count none of them
  * (nothing is then run), else 0. */
 static int check_countable(const struct px_monitor *m, const struct px_unit *u)
@@ -158,10 +192,14 @@ static int add_unit(struct px_monitor *m, pid_t tid, int cpu)
 	u->states = calloc(m->opts.nsets, sizeof(void *));
 	u->status = calloc(m->nevents_total, sizeof(int));
 	u->counts = calloc(m->nevents_total, sizeof(struct px_count));
-	if (!u->states || !u->status || !u->counts) {
+	if (tool_switches_sets(m))
+		u->acts = calloc(m->nevents_total, sizeof(struct px_activations));
+	if (!u->states || !u->status || !u->counts ||
+	    (tool_switches_sets(m) && !u->acts)) {
 		free(u->states);
 		free(u->status);
 		free(u->counts);
+		free(u->acts);
 		return px_fail(ENOMEM, "out of memory");
 	}
 	m->nunits++;
@@ -241,6 +279,9 @@ static void switch_set(struct px_monitor *m)
 		enable_set(m, &m->units[i], m->cur_set, false);
 	for (size_t i = 0; i < m->nunits; i++)
 		enable_set(m, &m->units[i], next, true);
+	/* the old set's counters are stopped: read them at leisure */
+	for (size_t i = 0; i < m->nunits; i++)
+		end_activation(m, &m->units[i], m->cur_set, NULL);
 	m->cur_set = next;
 	m->set_runs[next]++;
 }
@@ -929,6 +970,10 @@ int px_monitor_run(const struct px_monitor_opts *opts, struct px_monitor *m)
 	teardown_loop(&l);
 	if (!ret)
 		ret = read_all(m);
+	/* the last activation, cut by the end of the session */
+	for (size_t i = 0; !ret && m->started && i < m->nunits; i++)
+		end_activation(m, &m->units[i], m->cur_set,
+			       &m->units[i].counts[px_monitor_index(m, m->cur_set, 0)]);
 	/* the last, partial interval: the intervals add up to the totals */
 	if (!ret && m->started && opts->print_interval_ns && opts->on_interval)
 		opts->on_interval(m, opts->interval_arg);
@@ -948,6 +993,7 @@ void px_monitor_free(struct px_monitor *m)
 		free(u->states);
 		free(u->status);
 		free(u->counts);
+		free(u->acts);
 	}
 	free(m->units);
 	free(m->set_runs);

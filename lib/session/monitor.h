@@ -16,6 +16,7 @@
 #include "backend.h"
 #include "events.h"
 #include "sampler.h"
+#include "scale.h"
 #include "target.h"
 
 #define PX_FOLLOW_FORK    1u
@@ -83,6 +84,9 @@ struct px_unit {
 				 * kernel_sets only states[0], for every set) */
 	int *status;		/* [total events] 0 or -EOPNOTSUPP */
 	struct px_count *counts; /* [total events], read at the end */
+	/* [total events] with sets the tool switches: each counter's
+	 * activations, for the uncertainty of its scaled value; else NULL */
+	struct px_activations *acts;
 	bool frozen;		/* exec'd without --follow-exec: counting stopped */
 	void *sampler;		/* sampling: the unit's sampler, or NULL */
 	bool smpl_hup;		/* its descriptors hung up: its task ended */

@@ -110,6 +110,62 @@ check_scaling() {
 	check_scaling 4
 }
 
+# The 95% interval of a scaled count, from the spread of its rate over its
+# set's activations.  A steady fault loop in 3 sets, each set counting a
+# fault event (page-faults, minor-faults, page-faults), so that every set
+# costs the faults the same (a set without one lets them run faster, and
+# its time would be unlike the others'), run by refault_static (no dynamic
+# loader, whose start-up faults slower, all in the first set's first
+# turn: the other sets never see it, and they over-estimate by about
+# 0.1%, enough to miss 1 interval in 15): the count alone must fall inside
+# the interval in at least 9 of 10 cases.  A 95% interval misses 1 case
+# in 20, so 10 runs would fail that 1 time in 11 by chance; over 100 runs
+# (300 values, some 15 misses expected) the 9-in-10 bar fails by chance
+# about once in 10^5 suites, and a real loss of coverage still fails it.
+@test "pfmon's 95% interval of a scaled count holds the count alone in 9 cases of 10" {
+	run -0 --separate-stderr "$PFMON" -x, -e page-faults "$W/refault_static" 100000
+	alone=$(pfmon_csv "$output" all)
+	for n in $(seq 100); do
+		"$PFMON" -x, --switch-timeout=2 -e page-faults -e minor-faults \
+			-e page-faults "$W/refault_static" 100000 2>/dev/null
+	done | awk -F, -v a="$alone" '$1 == "all" && $12 != "" {
+			d = $7 - a; if (d < 0) d = -d
+			n++; inside += d <= $7 * $12 / 100; w += $12 }
+		END {
+			printf "alone %d: inside %d of %d, mean +- %.2f%%\n", a, inside, n, w / n
+			exit !(n == 300 && inside * 10 >= n * 9) }' >&3
+}
+
+# The same loop whose second half burns CPU without faults: its sets'
+# rates differ from one activation to the next, and the interval widens
+# (steady: under 1%; with the change: several times wider).
+@test "pfmon's interval widens when the rate changes during the run" {
+	args=(-x, --switch-timeout=5 -e page-faults -e minor-faults -e page-faults)
+	run -0 --separate-stderr "$PFMON" "${args[@]}" "$W/refault_static" 250000
+	steady=$(pfmon_csv "$output" all ci95_pct minor-faults)
+	run -0 --separate-stderr "$PFMON" "${args[@]}" "$W/refault_static" 250000 64 400
+	bursty=$(pfmon_csv "$output" all ci95_pct minor-faults)
+	echo "minor-faults +- $steady% steady, +- $bursty% with the change" >&3
+	awk -v s="$steady" -v b="$bursty" 'BEGIN { exit !(s < 1 && b > 4 * s && b > 3) }'
+}
+
+@test "pfmon prints the interval: +- X% in text, ci95_pct in CSV and JSON" {
+	args=(--switch-timeout=5 -e task-clock -e page-faults "$W/refault" 20000)
+	run -0 --separate-stderr "$PFMON" "${args[@]}"
+	assert_output --regexp ' page-faults  \+- [0-9]+\.[0-9]{2}%  \(set 1, raw [0-9]+, active '
+	run -0 --separate-stderr "$PFMON" -x, "${args[@]}"
+	assert_line --index 0 "unit,pid,tid,cpu,set,event,value,raw,active_pct,status,seconds,ci95_pct"
+	[ -n "$(pfmon_csv "$output" all ci95_pct)" ]
+	run -0 --separate-stderr "$PFMON" --json "${args[@]}"
+	python3 -c 'import json, sys
+d = json.loads(sys.stdin.read())
+ev = [e for e in d["aggregate"]["events"] if e["name"] == "page-faults"][0]
+assert ev["status"] == "scaled" and ev["ci95_pct"] >= 0, ev' <<<"$output"
+	# one set, counted whole: no interval to print
+	run -0 --separate-stderr "$PFMON" -e page-faults "$W/refault" 2000
+	refute_output --partial "+-"
+}
+
 @test "pfmon prints <not counted> for a set that never ran" {
 	run -0 --separate-stderr "$PFMON" --switch-timeout=10000 -e task-clock -e page-faults "$W/spin" 20
 	assert_output --regexp '<not counted> +page-faults'
@@ -122,7 +178,7 @@ check_scaling() {
 @test "pfmon --system-wide counts about one second of cpu-clock on each CPU" {
 	run -0 --separate-stderr "$PFMON" --system-wide --session-timeout=1 -x, -e cpu-clock
 	n=0
-	while IFS=, read -r unit _ _ cpu _ ev value _ _ _ secs; do
+	while IFS=, read -r unit _ _ cpu _ ev value _ _ _ secs _; do
 		[ "$unit" = cpu ] || continue
 		n=$((n + 1))
 		echo "CPU$cpu cpu-clock $value in a session of $secs s" >&3

@@ -2,6 +2,9 @@
  * result model's state, value and share of time). */
 #include "tap.h"
 
+#include <math.h>
+#include <string.h>
+
 #include "report.h"
 #include "scale.h"
 #include "stats.h"
@@ -132,10 +135,56 @@ static void test_report_runs(void)
 	px_report_free(&r);
 }
 
+/* The uncertainty of a scaled value from its set's activations, worked
+ * out by hand: rate r = sum c / sum t, spread = sum(c^2/t) / sum t - r^2,
+ * n_eff = (sum t)^2 / sum t^2, unseen U = total - sum t, variance =
+ * U^2 spread / (n_eff - 1) + U sum t spread / n_eff. */
+static void test_activations(void)
+{
+	struct px_activations a = { 0 };
+	struct px_value v = { .state = PX_SCALED, .value = 1000 };
+	double dof;
+
+	px_activations_add(&a, 400, 1000);
+	ok(isnan(px_activations_variance(&a, 4000, &dof)) && isnan(dof),
+	   "one activation: no variance");
+	px_activations_add(&a, 600, 1000);
+	px_activations_add(&a, 99, 0);	/* never ran: not an activation */
+	is_int(a.n, 2, "an activation that did not run is left out");
+	is_num(px_activations_variance(&a, 4000, &dof), 60000, 1e-6,
+	       "rates 0.4 and 0.6 over 1000 ns each, 2000 ns unseen");
+	is_num(dof, 1, 1e-12, "two equal activations: 1 degree of freedom");
+	is_num(px_activations_variance(&a, 2000, &dof), 0, 0,
+	       "nothing unseen: no variance");
+	memset(&a, 0, sizeof(a));
+	for (int i = 0; i < 3; i++)
+		px_activations_add(&a, 500, 1000);
+	is_num(px_activations_variance(&a, 6000, &dof), 0, 1e-9,
+	       "a steady rate: no variance");
+	is_num(dof, 2, 1e-12, "three equal activations: 2 degrees of freedom");
+	memset(&a, 0, sizeof(a));
+	px_activations_add(&a, 100, 100);
+	px_activations_add(&a, 1000, 1000);
+	px_activations_add(&a, 1000, 1000);
+	is_num(dof = a.t * a.t / a.t2, 2100.0 * 2100 / 2010000, 1e-12,
+	       "unequal activations weigh less than their number");
+
+	px_value_set_ci(&v, 2500, INFINITY);
+	is_num(v.ci95_pct, 9.79982, 1e-4, "sd 50 of 1000, known variance: +- 9.80%%");
+	v.ci95_pct = NAN;
+	px_value_set_ci(&v, 2500, 27);
+	is_num(v.ci95_pct, 10.2593, 2e-3, "27 degrees of freedom: Student's t, +- 10.26%%");
+	v.state = PX_COUNTED;
+	v.ci95_pct = 0;
+	px_value_set_ci(&v, 2500, 27);
+	is_num(v.ci95_pct, 0, 0, "a value counted whole keeps no interval");
+}
+
 int main(void)
 {
 	test_stats();
 	test_scale();
+	test_activations();
 	test_report_runs();
 	return done_testing();
 }

@@ -7,22 +7,34 @@
  * touch_pages gives the same count but ends by freeing every page it
  * touched: that teardown is CPU time without faults, which makes its
  * fault rate uneven, and so a poor reference for multiplexing estimates.
- * Usage: refault N [BUFFER_PAGES] (default 64). */
+ * Usage: refault N [BUFFER_PAGES [BURN_MS]] (default 64 pages, 0 ms):
+ * with BURN_MS, then burn that much of its own CPU time without a fault,
+ * a workload whose fault rate changes halfway. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
+
+static double cpu_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
 
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 1000;
 	long pages = argc > 2 ? atol(argv[2]) : 64;
+	long burn_ms = argc > 3 ? atol(argv[3]) : 0;
 	long page = sysconf(_SC_PAGESIZE);
 	size_t len = (size_t)pages * page;
 	volatile char *mem;
 
-	if (n < 0 || pages < 1) {
-		fprintf(stderr, "usage: refault N [BUFFER_PAGES]\n");
+	if (n < 0 || pages < 1 || burn_ms < 0) {
+		fprintf(stderr, "usage: refault N [BUFFER_PAGES [BURN_MS]]\n");
 		return 2;
 	}
 	mem = mmap(NULL, len, PROT_READ | PROT_WRITE,
@@ -42,5 +54,7 @@ int main(int argc, char **argv)
 		}
 		mem[p * page] = 1;
 	}
+	for (double end = cpu_ms() + burn_ms; cpu_ms() < end;)
+		;
 	return 0;
 }
