@@ -92,6 +92,15 @@ struct pfm_counter {
 	u64 offset;			/* PMD = offset + event count */
 	u64 enabled;			/* times of released events, ns */
 	u64 running;
+	/* its set's activations: sums of ns ran, us^2, counts, count^2/ns
+	 * (pfarg_pmd.reg_act_*), and its event's count and running time at
+	 * the start of the current one (ctx->lock) */
+	u64 act_time;
+	u64 act_time2_us;
+	u64 act_count;
+	u64 act_count2_ms;
+	u64 act_start_count;
+	u64 act_start_running;
 
 	struct pfm_set *set;
 	unsigned int num;

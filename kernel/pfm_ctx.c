@@ -248,6 +248,8 @@ static int pfm_counter_attach(struct pfm_context *ctx, struct pfm_counter *c)
 	c->hi = c->value >= (1ULL << 63);
 	c->frozen = false;
 	c->gen++;
+	c->act_start_count = 0;		/* a new event counts from 0 */
+	c->act_start_running = 0;
 	if (ctx->task)
 		ev = perf_event_create_kernel_counter(&attr, -1, ctx->task,
 						      pfm_ovfl_handler, c);
@@ -262,6 +264,68 @@ static int pfm_counter_attach(struct pfm_context *ctx, struct pfm_counter *c)
 	return 0;
 }
 
+static void pfm_sat_add(u64 *sum, u64 v)
+{
+	if (check_add_overflow(*sum, v, sum))
+		*sum = U64_MAX;
+}
+
+/* What c's event counted and ran since its set's activation began
+ * (ctx->lock held). */
+static void pfm_act_delta(struct pfm_counter *c, u64 *count, u64 *time)
+{
+	u64 enabled, running, v;
+
+	*count = 0;
+	*time = 0;
+	if (!c->event)
+		return;
+	v = perf_event_read_value(c->event, &enabled, &running);
+	if (v >= c->act_start_count && running >= c->act_start_running) {
+		*count = v - c->act_start_count;
+		*time = running - c->act_start_running;
+	}
+}
+
+/*
+ * One activation into the sums of reg_act_*: time ns ran, count counted.
+ * count^2 / time is kept per ms (x 10^6), so that a few thousand events
+ * in a few ms keep their digits in an integer.
+ */
+static void pfm_act_add(u64 *sums, u64 count, u64 time)
+{
+	u64 us = div_u64(time, 1000);
+
+	if (!time)
+		return;		/* the set never ran on the target meanwhile */
+	pfm_sat_add(&sums[0], time);
+	pfm_sat_add(&sums[1], us * us);
+	pfm_sat_add(&sums[2], count);
+	if (count > U64_MAX / NSEC_PER_MSEC)
+		sums[3] = U64_MAX;
+	else
+		pfm_sat_add(&sums[3], mul_u64_u64_div_u64(count, count * NSEC_PER_MSEC,
+							  time));
+}
+
+/* c's set's activation ends (its event disabled or going): into its sums,
+ * and the next one starts from here. */
+static void pfm_counter_act_end(struct pfm_counter *c)
+{
+	u64 sums[4] = { c->act_time, c->act_time2_us, c->act_count,
+			c->act_count2_ms };
+	u64 count, time;
+
+	pfm_act_delta(c, &count, &time);
+	pfm_act_add(sums, count, time);
+	c->act_time = sums[0];
+	c->act_time2_us = sums[1];
+	c->act_count = sums[2];
+	c->act_count2_ms = sums[3];
+	c->act_start_count += count;
+	c->act_start_running += time;
+}
+
 /* Fold the event's count and times into the software state, release it. */
 static void pfm_counter_detach(struct pfm_context *ctx, struct pfm_counter *c)
 {
@@ -270,6 +334,7 @@ static void pfm_counter_detach(struct pfm_context *ctx, struct pfm_counter *c)
 
 	if (!ev)
 		return;
+	pfm_counter_act_end(c);
 	v = pfm_counter_value(ctx, c, &enabled, &running);
 	c->enabled += enabled;
 	c->running += running;
@@ -359,12 +424,15 @@ static void pfm_switch_to(struct pfm_context *ctx, struct pfm_set *next)
 {
 	struct pfm_set *cur = ctx->active;
 	unsigned long flags;
+	int i;
 
 	if (ctx->started) {
 		pfm_set_clock(ctx, false);
 		if (next != cur) {
 			pfm_set_enable(cur, false);
 			pfm_flush_overflows(ctx);
+			for (i = 0; i < PFM_NUM_COUNTERS; i++)
+				pfm_counter_act_end(&cur->ctr[i]);
 		}
 	}
 	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
@@ -1144,8 +1212,7 @@ static struct pfm_counter *pfm_check_pmd(struct pfm_context *ctx,
 		pmd->reg_flags |= PFM_REG_RETFL_NOSET;
 		return NULL;
 	}
-	if (pmd->reg_reserved1 ||
-	    memchr_inv(pmd->reg_reserved2, 0, sizeof(pmd->reg_reserved2))) {
+	if (pmd->reg_reserved1) {
 		pmd->reg_flags |= PFM_REG_RETFL_EINVAL;
 		return NULL;
 	}
@@ -1205,6 +1272,24 @@ int pfm_ctx_write_pmd(struct pfm_context *ctx, struct pfarg_pmd *pmd)
 	return 0;
 }
 
+/* reg_act_*: the sums, with the activation in progress so far. */
+static void pfm_counter_read_act(struct pfm_context *ctx, struct pfm_counter *c,
+				 struct pfarg_pmd *pmd)
+{
+	u64 sums[4] = { c->act_time, c->act_time2_us, c->act_count,
+			c->act_count2_ms };
+	u64 count, time;
+
+	if (pfm_counting(ctx, c->set)) {
+		pfm_act_delta(c, &count, &time);
+		pfm_act_add(sums, count, time);
+	}
+	pmd->reg_act_time = sums[0];
+	pmd->reg_act_time2_us = sums[1];
+	pmd->reg_act_count = sums[2];
+	pmd->reg_act_count2_ms = sums[3];
+}
+
 int pfm_ctx_read_pmd(struct pfm_context *ctx, struct pfarg_pmd *pmd)
 {
 	struct pfm_counter *c;
@@ -1217,6 +1302,7 @@ int pfm_ctx_read_pmd(struct pfm_context *ctx, struct pfarg_pmd *pmd)
 	if (pmd->reg_flags)
 		return pfm_reg_fail(&pmd->reg_flags, PFM_REG_RETFL_EINVAL, -EINVAL);
 	pfm_counter_read(ctx, c, pmd);
+	pfm_counter_read_act(ctx, c, pmd);
 	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
 	pmd->reg_long_reset = c->long_reset;
 	pmd->reg_short_reset = c->short_reset;

@@ -185,7 +185,18 @@ struct pfarg_pmd {
 	__u32 reg_reserved1;
 	__u64 reg_time_enabled;		/* out: ns the counter was enabled */
 	__u64 reg_time_running;		/* out: ns it really counted */
-	__u64 reg_reserved2[4];
+	/*
+	 * out: over the activations of its set (each from a switch to the
+	 * set to the switch away, the current one so far), sums of the ns
+	 * the counter ran in each, of their squares in us^2, of its counts
+	 * and of count^2 / ms ran: the spread of its rate, so how far its
+	 * count scaled to the whole time may be off.  U64_MAX: overflowed.
+	 * Ignored on input.
+	 */
+	__u64 reg_act_time;
+	__u64 reg_act_time2_us;
+	__u64 reg_act_count;
+	__u64 reg_act_count2_ms;
 };
 
 /*

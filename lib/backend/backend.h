@@ -11,6 +11,8 @@
 
 #include "events.h"
 
+struct px_activations;
+
 /* What to measure: a thread/process, or every task on one CPU. */
 struct px_target {
 	pid_t pid;		/* the task, or -1 with cpu >= 0 for a CPU */
@@ -67,6 +69,10 @@ struct px_backend {
 	/* Optional with open_sets: runs[s] = how many times set s was made
 	 * active so far. */
 	int (*set_runs)(void *state, uint64_t *runs, size_t nsets);
+	/* Optional with open_sets: acts[i] for every event (as read()'s
+	 * counts), the sums over its set's activations so far that give the
+	 * spread of its rate (px_activations, scale.h; its n is not kept). */
+	int (*activations)(void *state, struct px_activations *acts);
 };
 
 extern const struct px_backend px_backend_perf;

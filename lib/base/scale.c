@@ -80,7 +80,7 @@ double px_activations_variance(const struct px_activations *a, uint64_t total,
 	double unseen = (double)total - a->t, rate, spread, n_eff;
 
 	*dof = NAN;
-	if (a->n < 2 || a->t <= 0)
+	if (a->t <= 0 || a->t2 <= 0)
 		return NAN;
 	n_eff = a->t * a->t / a->t2;
 	if (n_eff < 1.5)

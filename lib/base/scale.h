@@ -31,7 +31,7 @@ struct px_value {
  * scaled value may be off.
  */
 struct px_activations {
-	uint64_t n;		/* activations that ran */
+	uint64_t n;		/* activations that ran (0: not kept) */
 	double t, t2;		/* sums of their times (ns) and squares */
 	double c, c2_t;		/* sums of their counts and count^2 / time */
 	uint64_t start_value, start_running;	/* at the last one's start */
@@ -45,8 +45,8 @@ void px_activations_add(struct px_activations *a, uint64_t c, uint64_t t);
  * the unobserved time (total - the time they ran) times a rate estimated
  * from them, so uncertain by the spread of their rates, both in the
  * estimate of the mean and in the mean over the unobserved stretches
- * (as many as fit, of the activations' mean length).  NAN with fewer
- * than 2 activations' worth of independent time.  *dof: the degrees of
+ * (as many as fit, of the activations' mean length).  NAN with less
+ * than 1.5 activations' worth of independent time.  *dof: the degrees of
  * freedom of that estimate (activations worth of independent time, less
  * one).  See the README, "Event sets and scaling".
  */

@@ -94,6 +94,15 @@ static bool tool_switches_sets(const struct px_monitor *m)
 	return m->opts.nsets > 1 && !m->kernel_sets && !m->opts.sampling;
 }
 
+/* Several counting sets: their counts are scaled, and each counter's
+ * activations tell by how much they may be off (seen by pfmon when it
+ * switches the sets, kept by the backend when it does). */
+static bool tracks_activations(const struct px_monitor *m)
+{
+	return m->opts.nsets > 1 && !m->opts.sampling &&
+	       (!m->kernel_sets || m->opts.backend->activations);
+}
+
 /* The activation of set s on unit u that just ended (its counters are
  * disabled): what each counter counted and ran since it began.  With
  * counts NULL they are read now. */
@@ -103,7 +112,7 @@ static void end_activation(struct px_monitor *m, struct px_unit *u, size_t s,
 	size_t base = px_monitor_index(m, s, 0), n = m->opts.sets[s].n;
 	struct px_count now[n ? n : 1];
 
-	if (!u->acts || !u->states[s] || u->frozen)
+	if (!tool_switches_sets(m) || !u->acts || !u->states[s] || u->frozen)
 		return;
 	if (!counts) {
 		if (m->opts.backend->read(u->states[s], now))
@@ -192,10 +201,10 @@ static int add_unit(struct px_monitor *m, pid_t tid, int cpu)
 	u->states = calloc(m->opts.nsets, sizeof(void *));
 	u->status = calloc(m->nevents_total, sizeof(int));
 	u->counts = calloc(m->nevents_total, sizeof(struct px_count));
-	if (tool_switches_sets(m))
+	if (tracks_activations(m))
 		u->acts = calloc(m->nevents_total, sizeof(struct px_activations));
 	if (!u->states || !u->status || !u->counts ||
-	    (tool_switches_sets(m) && !u->acts)) {
+	    (tracks_activations(m) && !u->acts)) {
 		free(u->states);
 		free(u->status);
 		free(u->counts);
@@ -970,10 +979,17 @@ int px_monitor_run(const struct px_monitor_opts *opts, struct px_monitor *m)
 	teardown_loop(&l);
 	if (!ret)
 		ret = read_all(m);
-	/* the last activation, cut by the end of the session */
-	for (size_t i = 0; !ret && m->started && i < m->nunits; i++)
-		end_activation(m, &m->units[i], m->cur_set,
-			       &m->units[i].counts[px_monitor_index(m, m->cur_set, 0)]);
+	/* the last activation, cut by the end of the session; or the
+	 * backend's own account of the activations of its sets */
+	for (size_t i = 0; !ret && m->started && i < m->nunits; i++) {
+		struct px_unit *u = &m->units[i];
+
+		if (m->kernel_sets && u->acts && u->states[0])
+			ret = opts->backend->activations(u->states[0], u->acts);
+		else
+			end_activation(m, u, m->cur_set,
+				       &u->counts[px_monitor_index(m, m->cur_set, 0)]);
+	}
 	/* the last, partial interval: the intervals add up to the totals */
 	if (!ret && m->started && opts->print_interval_ns && opts->on_interval)
 		opts->on_interval(m, opts->interval_arg);

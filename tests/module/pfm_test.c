@@ -255,8 +255,8 @@ static void sc_pmd(int argc, char **argv)
 		p.reg_reset_pmds[1] = 1;
 	else if (!strcmp(field, "smpl_flag"))
 		p.reg_flags = PFM_PMDFL_SMPL;
-	else if (!strcmp(field, "reserved"))
-		p.reg_reserved2[3] = 1;
+	else if (!strcmp(field, "act"))		/* output only: ignored */
+		p.reg_act_count = 1;
 	else if (!strcmp(field, "reserved1"))
 		p.reg_reserved1 = 1;
 	e = pfm_vec_call(fd, read ? PFM_READ_PMDS : PFM_WRITE_PMDS, &p, 1,

@@ -15,6 +15,7 @@
  * system-wide): enable() is PFM_START, disable() PFM_STOP, read() every
  * set's PMDs and set_runs() the sets' PFM_GETINFO_EVTSETS runs. */
 #include "backend.h"
+#include "scale.h"
 #include "error.h"
 #include "perfmon.h"
 #include "sampler_module.h"
@@ -510,9 +511,10 @@ static int module_disable(void *state)
 	return 0;
 }
 
-static int module_read(void *state, struct px_count *counts)
+/* READ_PMDS of every counted event of the state, in the order of its
+ * events without the uncounted ones; *out is the caller's to free. */
+static int read_pmds(struct module_state *st, struct pfarg_pmd **out)
 {
-	struct module_state *st = state;
 	struct pfarg_pmd *pmds;
 	size_t per_call = st->ctx->arg_size_max / sizeof(pmds[0]);
 	size_t nctr = 0;
@@ -540,6 +542,18 @@ static int module_read(void *state, struct px_count *counts)
 				       strerror(-ret));
 		}
 	}
+	*out = pmds;
+	return 0;
+}
+
+static int module_read(void *state, struct px_count *counts)
+{
+	struct module_state *st = state;
+	struct pfarg_pmd *pmds;
+	int ret = read_pmds(st, &pmds);
+
+	if (ret)
+		return ret;
 	for (size_t i = 0, k = 0; i < st->n; i++) {
 		memset(&counts[i], 0, sizeof(counts[i]));
 		if (st->ev[i].ctr < 0)
@@ -547,6 +561,33 @@ static int module_read(void *state, struct px_count *counts)
 		counts[i].value = pmds[k].reg_value;
 		counts[i].enabled = pmds[k].reg_time_enabled;
 		counts[i].running = pmds[k].reg_time_running;
+		k++;
+	}
+	free(pmds);
+	return 0;
+}
+
+/* The kernel's sums over each counter's set activations (reg_act_*). */
+static int module_activations(void *state, struct px_activations *acts)
+{
+	struct module_state *st = state;
+	struct pfarg_pmd *pmds;
+	int ret = read_pmds(st, &pmds);
+
+	if (ret)
+		return ret;
+	for (size_t i = 0, k = 0; i < st->n; i++) {
+		memset(&acts[i], 0, sizeof(acts[i]));
+		if (st->ev[i].ctr < 0)
+			continue;
+		/* an overflowed sum (U64_MAX) leaves the interval unknown */
+		if (pmds[k].reg_act_time2_us != UINT64_MAX &&
+		    pmds[k].reg_act_count2_ms != UINT64_MAX) {
+			acts[i].t = (double)pmds[k].reg_act_time;
+			acts[i].t2 = (double)pmds[k].reg_act_time2_us * 1e6;
+			acts[i].c = (double)pmds[k].reg_act_count;
+			acts[i].c2_t = (double)pmds[k].reg_act_count2_ms / 1e6;
+		}
 		k++;
 	}
 	free(pmds);
@@ -582,6 +623,7 @@ const struct px_backend px_backend_module = {
 	.close = module_close,
 	.open_sets = module_open_sets,
 	.set_runs = module_set_runs,
+	.activations = module_activations,
 };
 
 /* For the module sampler (lib/backend/module/sampler_module.c): the same device checks,
