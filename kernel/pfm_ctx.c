@@ -147,29 +147,40 @@ int pfm_ctx_pop_msg(struct pfm_context *ctx, union pfarg_msg *msg)
 /* --- counters ----------------------------------------------------------- */
 
 /* The PMD value of a loaded counter, and its event's times. */
-static u64 pfm_counter_value(struct pfm_context *ctx, struct pfm_counter *c,
-			     u64 *enabled, u64 *running)
+static u64 pfm_counter_value_raw(struct pfm_context *ctx, struct pfm_counter *c,
+				 u64 *enabled, u64 *running, u64 *raw)
 {
 	unsigned long flags;
-	u64 count, v;
+	u64 count = 0, v;
 	int tries = 0;
 	bool again;
 	u32 gen;
 
 	*enabled = 0;
 	*running = 0;
+	*raw = 0;
 	if (!c->event)
 		return c->value;
 	do {
 		gen = READ_ONCE(c->gen);
 		smp_rmb();
 		count = perf_event_read_value(c->event, enabled, running);
+		*raw = count;
 		raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
 		v = c->frozen ? c->frozen_val : c->offset + count;
 		again = c->gen != gen;
 		raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
 	} while (again && ++tries < 4);
 	return v;
+}
+
+/* The PMD value; *enabled and *running: its event's times (0 without). */
+static u64 pfm_counter_value(struct pfm_context *ctx, struct pfm_counter *c,
+			     u64 *enabled, u64 *running)
+{
+	u64 raw;
+
+	return pfm_counter_value_raw(ctx, c, enabled, running, &raw);
 }
 
 /*
@@ -270,21 +281,27 @@ static void pfm_sat_add(u64 *sum, u64 v)
 		*sum = U64_MAX;
 }
 
-/* What c's event counted and ran since its set's activation began
- * (ctx->lock held). */
-static void pfm_act_delta(struct pfm_counter *c, u64 *count, u64 *time)
+/* What c's event, at raw count and running ns, counted and ran since
+ * its set's activation began (ctx->lock held). */
+static void pfm_act_since(const struct pfm_counter *c, u64 raw, u64 running,
+			  u64 *count, u64 *time)
 {
-	u64 enabled, running, v;
-
 	*count = 0;
 	*time = 0;
-	if (!c->event)
-		return;
-	v = perf_event_read_value(c->event, &enabled, &running);
-	if (v >= c->act_start_count && running >= c->act_start_running) {
-		*count = v - c->act_start_count;
+	if (c->event && raw >= c->act_start_count && running >= c->act_start_running) {
+		*count = raw - c->act_start_count;
 		*time = running - c->act_start_running;
 	}
+}
+
+static void pfm_act_delta(struct pfm_counter *c, u64 *count, u64 *time)
+{
+	u64 enabled, running, raw = 0;
+
+	running = 0;
+	if (c->event)
+		raw = perf_event_read_value(c->event, &enabled, &running);
+	pfm_act_since(c, raw, running, count, time);
 }
 
 /*
@@ -344,14 +361,26 @@ static void pfm_counter_detach(struct pfm_context *ctx, struct pfm_counter *c)
 	c->frozen = false;
 }
 
+/* The PMD value, times and activation sums (with the activation in
+ * progress so far), from one read of its event. */
 static void pfm_counter_read(struct pfm_context *ctx, struct pfm_counter *c,
 			     struct pfarg_pmd *pmd)
 {
-	u64 enabled, running;
+	u64 sums[4] = { c->act_time, c->act_time2_us, c->act_count,
+			c->act_count2_ms };
+	u64 enabled, running, raw, count, time;
 
-	pmd->reg_value = pfm_counter_value(ctx, c, &enabled, &running);
+	pmd->reg_value = pfm_counter_value_raw(ctx, c, &enabled, &running, &raw);
 	pmd->reg_time_enabled = c->enabled + enabled;
 	pmd->reg_time_running = c->running + running;
+	if (pfm_counting(ctx, c->set)) {
+		pfm_act_since(c, raw, running, &count, &time);
+		pfm_act_add(sums, count, time);
+	}
+	pmd->reg_act_time = sums[0];
+	pmd->reg_act_time2_us = sums[1];
+	pmd->reg_act_count = sums[2];
+	pmd->reg_act_count2_ms = sums[3];
 }
 
 /* Enable or disable the events of a set (loaded). */
@@ -1272,24 +1301,6 @@ int pfm_ctx_write_pmd(struct pfm_context *ctx, struct pfarg_pmd *pmd)
 	return 0;
 }
 
-/* reg_act_*: the sums, with the activation in progress so far. */
-static void pfm_counter_read_act(struct pfm_context *ctx, struct pfm_counter *c,
-				 struct pfarg_pmd *pmd)
-{
-	u64 sums[4] = { c->act_time, c->act_time2_us, c->act_count,
-			c->act_count2_ms };
-	u64 count, time;
-
-	if (pfm_counting(ctx, c->set)) {
-		pfm_act_delta(c, &count, &time);
-		pfm_act_add(sums, count, time);
-	}
-	pmd->reg_act_time = sums[0];
-	pmd->reg_act_time2_us = sums[1];
-	pmd->reg_act_count = sums[2];
-	pmd->reg_act_count2_ms = sums[3];
-}
-
 int pfm_ctx_read_pmd(struct pfm_context *ctx, struct pfarg_pmd *pmd)
 {
 	struct pfm_counter *c;
@@ -1302,7 +1313,6 @@ int pfm_ctx_read_pmd(struct pfm_context *ctx, struct pfarg_pmd *pmd)
 	if (pmd->reg_flags)
 		return pfm_reg_fail(&pmd->reg_flags, PFM_REG_RETFL_EINVAL, -EINVAL);
 	pfm_counter_read(ctx, c, pmd);
-	pfm_counter_read_act(ctx, c, pmd);
 	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
 	pmd->reg_long_reset = c->long_reset;
 	pmd->reg_short_reset = c->short_reset;
