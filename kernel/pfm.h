@@ -77,6 +77,15 @@ struct pfm_switcher {
 	struct task_struct *queued_on;	/* ... on this task (compared only) */
 };
 
+/* Sums over a counter's set activations (pfarg_pmd.reg_act_*): ns ran,
+ * their squares in us^2, counts, count^2 per ms ran; U64_MAX: overflowed. */
+struct pfm_act {
+	u64 time;
+	u64 time2_us;
+	u64 count;
+	u64 count2_ms;
+};
+
 /*
  * One counter of the logical PMU: PMC i, 64 + i, 128 + i and PMD i of a
  * set.  While loaded the PMD is offset + the event's count; value holds
@@ -92,13 +101,9 @@ struct pfm_counter {
 	u64 offset;			/* PMD = offset + event count */
 	u64 enabled;			/* times of released events, ns */
 	u64 running;
-	/* its set's activations: sums of ns ran, us^2, counts, count^2/ns
-	 * (pfarg_pmd.reg_act_*), and its event's count and running time at
-	 * the start of the current one (ctx->lock) */
-	u64 act_time;
-	u64 act_time2_us;
-	u64 act_count;
-	u64 act_count2_ms;
+	struct pfm_act act;		/* its set's activations (ctx->lock) */
+	/* its event's count and running time at the start of the current
+	 * activation (ctx->lock) */
 	u64 act_start_count;
 	u64 act_start_running;
 

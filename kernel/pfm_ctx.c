@@ -305,40 +305,34 @@ static void pfm_act_delta(struct pfm_counter *c, u64 *count, u64 *time)
 }
 
 /*
- * One activation into the sums of reg_act_*: time ns ran, count counted.
- * count^2 / time is kept per ms (x 10^6), so that a few thousand events
- * in a few ms keep their digits in an integer.
+ * One activation into the sums: time ns ran, count counted.  count^2 /
+ * time is kept per ms (x 10^6), so that a few thousand events in a few ms
+ * keep their digits in an integer.
  */
-static void pfm_act_add(u64 *sums, u64 count, u64 time)
+static void pfm_act_add(struct pfm_act *a, u64 count, u64 time)
 {
 	u64 us = div_u64(time, 1000);
 
 	if (!time)
 		return;		/* the set never ran on the target meanwhile */
-	pfm_sat_add(&sums[0], time);
-	pfm_sat_add(&sums[1], us * us);
-	pfm_sat_add(&sums[2], count);
+	pfm_sat_add(&a->time, time);
+	pfm_sat_add(&a->time2_us, us * us);
+	pfm_sat_add(&a->count, count);
 	if (count > U64_MAX / NSEC_PER_MSEC)
-		sums[3] = U64_MAX;
+		a->count2_ms = U64_MAX;
 	else
-		pfm_sat_add(&sums[3], mul_u64_u64_div_u64(count, count * NSEC_PER_MSEC,
-							  time));
+		pfm_sat_add(&a->count2_ms, mul_u64_u64_div_u64(count, count * NSEC_PER_MSEC,
+							       time));
 }
 
 /* c's set's activation ends (its event disabled or going): into its sums,
  * and the next one starts from here. */
 static void pfm_counter_act_end(struct pfm_counter *c)
 {
-	u64 sums[4] = { c->act_time, c->act_time2_us, c->act_count,
-			c->act_count2_ms };
 	u64 count, time;
 
 	pfm_act_delta(c, &count, &time);
-	pfm_act_add(sums, count, time);
-	c->act_time = sums[0];
-	c->act_time2_us = sums[1];
-	c->act_count = sums[2];
-	c->act_count2_ms = sums[3];
+	pfm_act_add(&c->act, count, time);
 	c->act_start_count += count;
 	c->act_start_running += time;
 }
@@ -366,8 +360,7 @@ static void pfm_counter_detach(struct pfm_context *ctx, struct pfm_counter *c)
 static void pfm_counter_read(struct pfm_context *ctx, struct pfm_counter *c,
 			     struct pfarg_pmd *pmd)
 {
-	u64 sums[4] = { c->act_time, c->act_time2_us, c->act_count,
-			c->act_count2_ms };
+	struct pfm_act act = c->act;
 	u64 enabled, running, raw, count, time;
 
 	pmd->reg_value = pfm_counter_value_raw(ctx, c, &enabled, &running, &raw);
@@ -375,12 +368,12 @@ static void pfm_counter_read(struct pfm_context *ctx, struct pfm_counter *c,
 	pmd->reg_time_running = c->running + running;
 	if (pfm_counting(ctx, c->set)) {
 		pfm_act_since(c, raw, running, &count, &time);
-		pfm_act_add(sums, count, time);
+		pfm_act_add(&act, count, time);
 	}
-	pmd->reg_act_time = sums[0];
-	pmd->reg_act_time2_us = sums[1];
-	pmd->reg_act_count = sums[2];
-	pmd->reg_act_count2_ms = sums[3];
+	pmd->reg_act_time = act.time;
+	pmd->reg_act_time2_us = act.time2_us;
+	pmd->reg_act_count = act.count;
+	pmd->reg_act_count2_ms = act.count2_ms;
 }
 
 /* Enable or disable the events of a set (loaded). */
