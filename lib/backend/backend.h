@@ -71,7 +71,7 @@ struct px_backend {
 	int (*set_runs)(void *state, uint64_t *runs, size_t nsets);
 	/* Optional with open_sets: acts[i] for every event (as read()'s
 	 * counts), the sums over its set's activations so far that give the
-	 * spread of its rate (px_activations, scale.h; its n is not kept). */
+	 * spread of its rate (px_activations, scale.h). */
 	int (*activations)(void *state, struct px_activations *acts);
 };
 

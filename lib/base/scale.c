@@ -67,7 +67,6 @@ void px_activations_add(struct px_activations *a, uint64_t c, uint64_t t)
 {
 	if (!t)
 		return;		/* the set never ran on the task meanwhile */
-	a->n++;
 	a->t += (double)t;
 	a->t2 += (double)t * (double)t;
 	a->c += (double)c;

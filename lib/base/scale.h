@@ -31,7 +31,6 @@ struct px_value {
  * scaled value may be off.
  */
 struct px_activations {
-	uint64_t n;		/* activations that ran (0: not kept) */
 	double t, t2;		/* sums of their times (ns) and squares */
 	double c, c2_t;		/* sums of their counts and count^2 / time */
 	uint64_t start_value, start_running;	/* at the last one's start */
