@@ -838,33 +838,24 @@ static int start_with_command(struct loop *l, struct px_child *child)
 	return ret;
 }
 
-/* Counting a command and what it starts by inherited counters: held,
- * counters attached armed for its exec, then released untraced and
- * waited for. */
-static int run_command_inherited(struct loop *l)
+/* The units of a session whose command is released untraced: every CPU
+ * (system-wide), or the command itself, its counters inherited by what it
+ * starts.  0 or -errno. */
+static int add_untraced_units(struct px_monitor *m, const struct px_child *child)
 {
-	struct px_monitor *m = l->m;
-	struct px_child local, *child;
-	int ret = hold_command(l, &local, &child), stopped;
+	int ret = 0;
 
-	if (ret)
-		return ret;
-	l->main_pid = child->pid;
-	ret = add_unit(m, child->pid, -1);
-	if (ret) {
-		px_child_abort(child);
-		return ret;
-	}
-	ret = start_with_command(l, child);
-	if (ret)
-		return ret;
-	announce_start(m);
-	ret = run_loop(l);
-	stopped = stop_all(m);
-	return ret ? ret : stopped;
+	if (!m->opts.system_wide)
+		return add_unit(m, child->pid, -1);
+	for (size_t i = 0; i < m->opts.ncpus && !ret; i++)
+		ret = add_unit(m, -1, m->opts.cpus[i]);
+	return ret;
 }
 
-static int run_system_wide(struct loop *l)
+/* System-wide (with a command or without), or counting a command by
+ * inherited counters: the units are opened, then the command, held until
+ * then, goes to its exec untraced and is waited for. */
+static int run_untraced(struct loop *l)
 {
 	struct px_monitor *m = l->m;
 	struct px_child local, *child = NULL;
@@ -876,8 +867,7 @@ static int run_system_wide(struct loop *l)
 			return ret;
 		l->main_pid = child->pid;
 	}
-	for (size_t i = 0; i < m->opts.ncpus && !ret; i++)
-		ret = add_unit(m, -1, m->opts.cpus[i]);
+	ret = add_untraced_units(m, child);
 	if (ret) {
 		if (child)
 			px_child_abort(child);
@@ -967,12 +957,10 @@ int px_monitor_run(const struct px_monitor_opts *opts, struct px_monitor *m)
 	if (ret && opts->child)
 		px_child_abort(opts->child);
 	if (!ret) {
-		if (opts->system_wide)
-			ret = run_system_wide(&l);
-		else if (opts->attach_pid > 0)
+		if (opts->attach_pid > 0 && !opts->system_wide)
 			ret = run_attached(&l);
-		else if (opts->inherit && !opts->sampling)
-			ret = run_command_inherited(&l);
+		else if (opts->system_wide || (opts->inherit && !opts->sampling))
+			ret = run_untraced(&l);
 		else
 			ret = run_command_traced(&l);
 	}
