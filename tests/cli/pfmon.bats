@@ -137,16 +137,24 @@ check_scaling() {
 }
 
 # The same loop whose second half burns CPU without faults: its sets'
-# rates differ from one activation to the next, and the interval widens
-# (steady: under 1%; with the change: several times wider).
+# rates differ from one activation to the next, and the interval widens.
+# Medians of 5 runs each: a steady run's interval is +- 0.2% most of the
+# time, but 1 run in 12 or so here meets a real stretch of slower faults
+# (the host's) and reports it, up to +- 5% (its estimate 2% off); the
+# loop with the change gives +- 22%.
 @test "pfmon's interval widens when the rate changes during the run" {
 	args=(-x, --switch-timeout=5 -e page-faults -e minor-faults -e page-faults)
-	run -0 --separate-stderr "$PFMON" "${args[@]}" "$W/refault_static" 250000
-	steady=$(pfmon_csv "$output" all ci95_pct minor-faults)
-	run -0 --separate-stderr "$PFMON" "${args[@]}" "$W/refault_static" 250000 64 400
-	bursty=$(pfmon_csv "$output" all ci95_pct minor-faults)
-	echo "minor-faults +- $steady% steady, +- $bursty% with the change" >&3
-	awk -v s="$steady" -v b="$bursty" 'BEGIN { exit !(s < 1 && b > 4 * s && b > 3) }'
+	steady=() bursty=()
+	for n in 1 2 3 4 5; do
+		run -0 --separate-stderr "$PFMON" "${args[@]}" "$W/refault_static" 250000
+		steady+=("$(pfmon_csv "$output" all ci95_pct minor-faults)")
+		run -0 --separate-stderr "$PFMON" "${args[@]}" "$W/refault_static" 250000 64 400
+		bursty+=("$(pfmon_csv "$output" all ci95_pct minor-faults)")
+	done
+	s=$(printf '%s\n' "${steady[@]}" | sort -g | sed -n 3p)
+	b=$(printf '%s\n' "${bursty[@]}" | sort -g | sed -n 3p)
+	echo "minor-faults: median +- $s% steady (${steady[*]}), +- $b% with the change (${bursty[*]})" >&3
+	awk -v s="$s" -v b="$b" 'BEGIN { exit !(b > 4 * s && b > 3) }'
 }
 
 @test "pfmon prints the interval: +- X% in text, ci95_pct in CSV and JSON" {
