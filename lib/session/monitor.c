@@ -6,6 +6,7 @@
  * the set-switch timer is not armed. */
 #include "monitor.h"
 #include "error.h"
+#include "grow.h"
 #include "procfs.h"
 #include "target.h"
 
@@ -180,15 +181,9 @@ static int add_unit(struct px_monitor *m, pid_t tid, int cpu)
 	struct px_unit *u;
 	int ret;
 
-	if (m->nunits == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 8;
-		struct px_unit *grown = realloc(m->units, cap * sizeof(*grown));
-
-		if (!grown)
-			return px_fail(ENOMEM, "out of memory");
-		m->units = grown;
-		m->cap = cap;
-	}
+	ret = px_grow((void **)&m->units, &m->cap, m->nunits, 1, sizeof(*u), 8);
+	if (ret)
+		return ret;
 	u = &m->units[m->nunits];
 	memset(u, 0, sizeof(*u));
 	u->tid = tid;

@@ -3,6 +3,7 @@
 #include "smpl_session.h"
 #include "double-buffer/perfmon_dbl_smpl.h"
 #include "error.h"
+#include "grow.h"
 #include "perfmon.h"
 #include "procfs.h"
 #include "random.h"
@@ -257,27 +258,10 @@ static int keep_sample(void *arg, const struct px_sample *x)
 	struct px_smpl_session *s = arg;
 	struct px_smpl_rec *r;
 
-	if (s->nrecs == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 4096;
-		struct px_smpl_rec *g = realloc(s->recs, cap * sizeof(*g));
-
-		if (!g)
-			return px_fail(ENOMEM, "out of memory keeping %zu samples", s->nrecs);
-		s->recs = g;
-		s->cap = cap;
-	}
-	if (s->nvals + x->nvalues > s->vcap) {
-		size_t cap = s->vcap ? 2 * s->vcap : 4096;
-		uint64_t *g;
-
-		while (cap < s->nvals + x->nvalues)
-			cap *= 2;
-		g = realloc(s->vals, cap * sizeof(*g));
-		if (!g)
-			return px_fail(ENOMEM, "out of memory keeping %zu samples", s->nrecs);
-		s->vals = g;
-		s->vcap = cap;
-	}
+	if (px_grow((void **)&s->recs, &s->cap, s->nrecs, 1, sizeof(*r), 4096) ||
+	    px_grow((void **)&s->vals, &s->vcap, s->nvals, x->nvalues,
+		    sizeof(*s->vals), 4096))
+		return px_fail(ENOMEM, "out of memory keeping %zu samples", s->nrecs);
 	r = &s->recs[s->nrecs++];
 	r->pid = x->pid;
 	r->tid = x->tid;
@@ -338,16 +322,11 @@ out:
 static int snapshot_process(struct px_smpl_session *s, pid_t pid)
 {
 	struct px_proc_name *g;
+	int ret = px_grow((void **)&s->names, &s->names_cap, s->nnames, 1,
+			  sizeof(*g), 256);
 
-	if (s->nnames == s->names_cap) {
-		size_t cap = s->names_cap ? 2 * s->names_cap : 256;
-
-		g = realloc(s->names, cap * sizeof(*g));
-		if (!g)
-			return px_fail(ENOMEM, "out of memory");
-		s->names = g;
-		s->names_cap = cap;
-	}
+	if (ret)
+		return ret;
 	g = &s->names[s->nnames];
 	g->pid = (uint32_t)pid;
 	if (!px_proc_comm(pid, g->comm, sizeof(g->comm)))

@@ -1,6 +1,7 @@
 /* A dummy perf event recording mappings and tasks (see sideband.h). */
 #include "sideband.h"
 #include "error.h"
+#include "grow.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -15,22 +16,6 @@ void px_records_free(struct px_records *r)
 	free(r->maps);
 	free(r->tasks);
 	memset(r, 0, sizeof(*r));
-}
-
-static int grow(void **v, size_t *cap, size_t n, size_t elem)
-{
-	size_t c;
-	void *nv;
-
-	if (n < *cap)
-		return 0;
-	c = *cap ? *cap * 2 : 64;
-	nv = realloc(*v, c * elem);
-	if (!nv)
-		return px_fail(ENOMEM, "out of memory");
-	*v = nv;
-	*cap = c;
-	return 0;
 }
 
 int px_sideband_open(struct px_sideband *sb, const struct px_target *t, int cpu,
@@ -96,7 +81,7 @@ static int decode_mmap2(struct px_records *r, const unsigned char *p, size_t siz
 
 	if (size < sizeof(struct perf_event_header) + fixed)
 		return 0;
-	if ((ret = grow((void **)&r->maps, &r->maps_cap, r->nmaps, sizeof(*m))))
+	if ((ret = px_grow((void **)&r->maps, &r->maps_cap, r->nmaps, 1, sizeof(*m), 64)))
 		return ret;
 	m = &r->maps[r->nmaps++];
 	memcpy(&m->pid, q, 4);
@@ -128,7 +113,7 @@ static int decode_task(struct px_records *r, const struct perf_event_header *h,
 
 	if (size < sizeof(*h) + 16)
 		return 0;
-	if ((ret = grow((void **)&r->tasks, &r->tasks_cap, r->ntasks, sizeof(*t))))
+	if ((ret = px_grow((void **)&r->tasks, &r->tasks_cap, r->ntasks, 1, sizeof(*t), 64)))
 		return ret;
 	t = &r->tasks[r->ntasks++];
 	memset(t, 0, sizeof(*t));

@@ -1,0 +1,27 @@
+#include "grow.h"
+#include "error.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+int px_grow(void **v, size_t *cap, size_t n, size_t more, size_t elem,
+	    size_t first)
+{
+	size_t c = *cap ? *cap : first;
+	void *nv;
+
+	if (n + more <= *cap)
+		return 0;
+	while (c < n + more) {
+		if (c > SIZE_MAX / 2 / elem)
+			return px_fail(ENOMEM, "out of memory");
+		c *= 2;
+	}
+	nv = realloc(*v, c * elem);
+	if (!nv)
+		return px_fail(ENOMEM, "out of memory");
+	*v = nv;
+	*cap = c;
+	return 0;
+}
