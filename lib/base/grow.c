@@ -5,15 +5,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-int px_grow(void **v, size_t *cap, size_t n, size_t more, size_t elem,
-	    size_t first)
+int px_grow_realloc(void **v, size_t *cap, size_t need, size_t elem, size_t first)
 {
 	size_t c = *cap ? *cap : first;
 	void *nv;
 
-	if (n + more <= *cap)
-		return 0;
-	while (c < n + more) {
+	while (c < need) {
 		if (c > SIZE_MAX / 2 / elem)
 			return px_fail(ENOMEM, "out of memory");
 		c *= 2;

@@ -1,4 +1,5 @@
 #include "profile.h"
+#include "grow.h"
 #include "error.h"
 
 #include <errno.h>
@@ -105,15 +106,8 @@ static struct pevent *event_get(struct px_profile *p, const char *name)
 			p->last = e;
 			return &p->ev[e];
 		}
-	if (p->nev == p->evcap) {
-		size_t cap = p->evcap ? p->evcap * 2 : 4;
-
-		ev = realloc(p->ev, cap * sizeof(*ev));
-		if (!ev)
-			return NULL;
-		p->ev = ev;
-		p->evcap = cap;
-	}
+	if (px_grow((void **)&p->ev, &p->evcap, p->nev, 1, sizeof(*ev), 4))
+		return NULL;
 	ev = &p->ev[p->nev];
 	memset(ev, 0, sizeof(*ev));
 	ev->name = strdup(name);
@@ -149,15 +143,8 @@ static int key_new(struct pevent *ev, const char *process, const char *module,
 {
 	struct pkey *k;
 
-	if (ev->n == ev->cap) {
-		size_t cap = ev->cap ? ev->cap * 2 : 64;
-
-		k = realloc(ev->keys, cap * sizeof(*k));
-		if (!k)
-			return -ENOMEM;
-		ev->keys = k;
-		ev->cap = cap;
-	}
+	if (px_grow((void **)&ev->keys, &ev->cap, ev->n, 1, sizeof(*k), 64))
+		return -ENOMEM;
 	k = &ev->keys[ev->n];
 	memset(k, 0, sizeof(*k));
 	k->line = line;

@@ -5,6 +5,7 @@
  * on the innermost scope for the inline chain. */
 #include "symbols.h"
 #include "error.h"
+#include "grow.h"
 #include "ipcache.h"
 #include "ksyms.h"
 #include "symindex.h"
@@ -732,15 +733,8 @@ int px_maps_add(struct px_maps *m, uint64_t start, uint64_t len,
 {
 	char *copy;
 
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 32;
-		struct px_map *v = realloc(m->v, cap * sizeof(*v));
-
-		if (!v)
-			return px_fail(ENOMEM, "maps: out of memory");
-		m->v = v;
-		m->cap = cap;
-	}
+	if (px_grow((void **)&m->v, &m->cap, m->n, 1, sizeof(*m->v), 32))
+		return px_fail(ENOMEM, "maps: out of memory");
 	copy = strdup(path ? path : "");
 	if (!copy)
 		return px_fail(ENOMEM, "maps: out of memory");

@@ -1,4 +1,5 @@
 #include "symindex.h"
+#include "grow.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -24,15 +25,8 @@ struct bounds {
 
 static bool push(struct bounds *b, uint64_t a)
 {
-	if (b->n == b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 1024;
-		uint64_t *v = realloc(b->v, cap * sizeof(*v));
-
-		if (!v)
-			return false;
-		b->v = v;
-		b->cap = cap;
-	}
+	if (px_grow((void **)&b->v, &b->cap, b->n, 1, sizeof(*b->v), 1024))
+		return false;
 	b->v[b->n++] = a;
 	return true;
 }
