@@ -80,6 +80,18 @@ struct px_smpl_pmd {
 	uint32_t random_seed;	/* not 0 (see lib/base/random.h) */
 	uint64_t smpl_pmds;	/* bit i: PMD i's value in this PMD's samples */
 	bool notify;		/* PFM_REGFL_OVFL_NOTIFY: hand over full buffers */
+	/* > 0: a trigger (spec 6.4): its set is switched out after this
+	 * many of its overflows in one activation (PFM_SETFL_OVFL_SWITCH);
+	 * the set then has no time-based switching */
+	uint64_t switch_ovfls;
+};
+
+/* One event set of a sampling session: its events (PMDs 0..n-1 of the
+ * set) and their sampling settings. */
+struct px_smpl_set {
+	const struct px_event *evs;
+	size_t n;
+	const struct px_smpl_pmd *pmds;
 };
 
 struct px_smpl_opts {
@@ -90,6 +102,12 @@ struct px_smpl_opts {
 	bool no_block;		/* default format: do not hold the task
 				 * during notifications (mask instead) */
 	unsigned ring_pages;	/* perf ring data pages (a power of 2); 0: 256 */
+	/* the event set whose PMDs these are, recorded in each sample (the
+	 * perf backend: one sampler per set, switched by the tool) */
+	uint16_t set;
+	/* no mapping and task records (another sampler of the same target,
+	 * set 0's, records them) */
+	bool no_sideband;
 	/* every sample, in order, when its buffer (or half) is handed over;
 	 * a non-zero return is passed back by the call that handed it over */
 	px_sample_fn on_sample;
@@ -218,6 +236,30 @@ struct px_sampler_ops {
 	/* the descriptors that wake the caller when poll() has work: the
 	 * count, with the first max of them in fds */
 	size_t (*pollfds)(const void *s, struct pollfd *fds, size_t max);
+	/* counts[i] of every event (over every set with open_sets, one set
+	 * after the other): its count and the time its set was enabled and
+	 * ran, for the scaling of the set's sample counts.  0 or -errno. */
+	int (*read)(void *s, struct px_count *counts);
+
+	/* Sets the tool switches (one sampler per set, open_sets NULL):
+	 * stop or start the set's samples, not the records of mappings and
+	 * tasks.  With a trigger (switch_ovfls), starting arms it for that
+	 * many overflows, after which the kernel stops the set's samples
+	 * and switch_due() tells it. */
+	int (*pause)(void *s, bool on);
+	bool (*switch_due)(const void *s);
+
+	/* Optional: the backend switches the sets (the module: one context
+	 * with every set).  Sets without a trigger switch every switch_ns
+	 * of the target's time (a thread's CPU time, a CPU's wall time);
+	 * each sample carries its set.  Then activations() gives, for every
+	 * event as read()'s counts, the sums over its set's activations
+	 * (scale.h), and set_runs() how many times each set was active. */
+	int (*open_sets)(const struct px_smpl_set *sets, size_t nsets,
+			 const struct px_target *t, const struct px_smpl_opts *o,
+			 uint64_t switch_ns, void **out);
+	int (*activations)(void *s, struct px_activations *acts);
+	int (*set_runs)(void *s, uint64_t *runs, size_t nsets);
 };
 
 extern const struct px_sampler_ops px_sampler_perf_ops;

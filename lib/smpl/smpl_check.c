@@ -20,6 +20,10 @@ int px_smpl_check(const struct px_event *evs, size_t n,
 		const struct px_smpl_pmd *p = &pmds[i];
 		uint64_t sp = p->short_period ? p->short_period : p->long_period;
 
+		if (!p->long_period && p->switch_ovfls)
+			return px_fail(EINVAL,
+				       "'%s' only counts: a set switches on the overflows of a sampling event, give it a period",
+				       evs[i].name);
 		if (!p->long_period)
 			continue;
 		nsampling++;
