@@ -27,6 +27,7 @@ enum {
 	OPT_EVENTS = 'e', OPT_BASE = 1000,	/* the long-only options count from here */
 	OPT_FOLLOW_FORK, OPT_FOLLOW_VFORK, OPT_FOLLOW_PTHREAD, OPT_FOLLOW_EXEC,
 	OPT_FOLLOW_ALL, OPT_US, OPT_EU, OPT_HEX, OPT_SMPL_INFO,
+	OPT_LONG_PERIODS, OPT_SHORT_PERIODS, OPT_RANDOM, OPT_SWITCH_OVFLS,
 };
 
 struct options {
@@ -48,6 +49,38 @@ static __attribute__((noreturn)) void usage_error(const char *msg)
 {
 	fprintf(stderr, "pfmon: %s\nTry 'pfmon --help' for more information.\n", msg);
 	exit(EXIT_USAGE);
+}
+
+/* The sampling options of the last -e so far (the first set's before
+ * any -e). */
+static struct px_smpl_set_spec *set_spec(struct options *o)
+{
+	size_t want = o->nsets ? o->nsets : 1;
+
+	if (o->smpl.nsets < want) {
+		struct px_smpl_set_spec *g = realloc(o->smpl.sets, want * sizeof(*g));
+
+		if (!g)
+			usage_error("out of memory");
+		memset(g + o->smpl.nsets, 0, (want - o->smpl.nsets) * sizeof(*g));
+		o->smpl.sets = g;
+		o->smpl.nsets = want;
+	}
+	return &o->smpl.sets[want - 1];
+}
+
+/* A per-set sampling option: it belongs to the -e before it. */
+static void set_option(struct options *o, const char **field, const char *name,
+		       const char *value)
+{
+	char msg[160];
+
+	if (*field) {
+		snprintf(msg, sizeof(msg), "--%s given twice for event set %zu: give it once after each -e",
+			 name, o->nsets ? o->nsets - 1 : 0);
+		usage_error(msg);
+	}
+	*field = value;
 }
 
 static void add_set(struct options *o, const char *list)
@@ -95,12 +128,14 @@ static struct poptOption *option_table(struct options *o)
 		  "privilege levels per event, in order: u, k or uk each", "L,..." },
 		{ "print-interval", 0, POPT_ARG_INT, &o->print_interval, 0,
 		  "also print each event's change every MS milliseconds", "MS" },
-		{ "long-smpl-periods", 0, POPT_ARG_STRING, &o->smpl.long_periods, 0,
-		  "sample: the period of each sampling event, in order, after a notification", "N,..." },
-		{ "short-smpl-periods", 0, POPT_ARG_STRING, &o->smpl.short_periods, 0,
+		{ "long-smpl-periods", 0, POPT_ARG_STRING, NULL, OPT_LONG_PERIODS,
+		  "sample: the period of each sampling event of the -e before, in order, after a notification", "N,..." },
+		{ "short-smpl-periods", 0, POPT_ARG_STRING, NULL, OPT_SHORT_PERIODS,
 		  "sampling periods after a sample recorded without notification", "N,..." },
-		{ "smpl-periods-random", 0, POPT_ARG_STRING, &o->smpl.random, 0,
+		{ "smpl-periods-random", 0, POPT_ARG_STRING, NULL, OPT_RANDOM,
 		  "randomise each sampling event's periods: period - (random & MASK)", "MASK:SEED,..." },
+		{ "switch-ovfls", 0, POPT_ARG_STRING, NULL, OPT_SWITCH_OVFLS,
+		  "end the turn of the -e before after N overflows of its sampling event, instead of --switch-timeout", "N,..." },
 		{ "smpl-entries", 0, POPT_ARG_LONG, &o->smpl.entries, 0,
 		  "sampling buffer capacity in samples (default 4096)", "N" },
 		{ "smpl-module", 0, POPT_ARG_STRING, &o->smpl.module, 0,
@@ -164,6 +199,18 @@ static char **parse_options(int argc, const char **argv, struct options *o, popt
 		case OPT_EU: o->format = PX_FMT_EU; break;
 		case OPT_HEX: o->format = PX_FMT_HEX; break;
 		case OPT_SMPL_INFO: px_smpl_formats_print(stdout); exit(0);
+		case OPT_LONG_PERIODS:
+			set_option(o, &set_spec(o)->long_periods, "long-smpl-periods", poptGetOptArg(pc));
+			break;
+		case OPT_SHORT_PERIODS:
+			set_option(o, &set_spec(o)->short_periods, "short-smpl-periods", poptGetOptArg(pc));
+			break;
+		case OPT_RANDOM:
+			set_option(o, &set_spec(o)->random, "smpl-periods-random", poptGetOptArg(pc));
+			break;
+		case OPT_SWITCH_OVFLS:
+			set_option(o, &set_spec(o)->switch_ovfls, "switch-ovfls", poptGetOptArg(pc));
+			break;
 		default: cli_common_option(pc, "pfmon", table, rc); break;
 		}
 	}
@@ -390,8 +437,6 @@ static void check_sampling(struct options *o)
 			usage_error("--smpl-outfile, --resolve-addresses and --profile-* need sampling: give --long-smpl-periods=N,...");
 		return;
 	}
-	if (o->nsets > 1)
-		usage_error("sampling takes one event set (one -e): the samplers cannot multiplex event sets");
 	if (o->profile_lines + o->profile_inlined + !!o->profile_by > 1)
 		usage_error("choose one of --profile-by, --profile-lines and --profile-inlined");
 	(void)profile_by(o);
@@ -401,13 +446,49 @@ static void check_sampling(struct options *o)
 		usage_error("--smpl-outfile and --outfile must be different files");
 }
 
+/* Each set's sampling settings: pmds[s] (the caller frees them all). */
+static struct px_smpl_pmd **build_sets(struct options *o, struct px_smpl_opts *opts)
+{
+	struct px_smpl_pmd **pmds = calloc(o->nsets, sizeof(*pmds));
+
+	if (!pmds)
+		usage_error("out of memory");
+	for (size_t s = 0; s < o->nsets; s++) {
+		if (px_smpl_spec_build(&o->smpl, s, o->sets[s].n, &pmds[s], opts)) {
+			fprintf(stderr, "pfmon: %s\n", px_last_error());
+			exit(EXIT_USAGE);
+		}
+	}
+	if (o->smpl.nsets > o->nsets)
+		usage_error("sampling options after the last -e belong to no event set: give them after the -e they are for");
+	return pmds;
+}
+
+static void free_sets(struct px_smpl_pmd **pmds, size_t n)
+{
+	for (size_t s = 0; pmds && s < n; s++)
+		free(pmds[s]);
+	free(pmds);
+}
+
+/* What sampling several sets cannot do on the perf backend. */
+static void check_perf_sets(const struct options *o, struct px_smpl_pmd **pmds)
+{
+	for (size_t s = 0; s < o->nsets && o->nsets > 1; s++) {
+		if (px_smpl_periods_change(pmds[s], o->sets[s].n))
+			usage_error("with several event sets, randomised periods and short periods other than the long are exact on the perf backend only with one set (its task is stopped at each overflow): use --backend=module");
+		if (pmds[s][0].switch_ovfls && (o->system_wide || o->follow))
+			usage_error("--switch-ovfls switches the sets of one task on the perf backend (perf limits the overflows of no inherited event, and each CPU would switch on its own): drop --follow-* and --system-wide, or use --backend=module");
+	}
+}
+
 static int sample(struct options *o, char **cmd, struct px_outfile *out)
 {
 	struct px_smpl_session_opts so = { .argv = cmd && cmd[0] ? cmd : NULL,
 					   .smpl_outfile = o->smpl_outfile,
 					   .json = o->json, .resolve = o->resolve };
 	struct px_out pr;
-	struct px_smpl_pmd *pmds = NULL;
+	struct px_smpl_pmd **pmds, *pmds0;
 	struct px_smpl_session ss;
 	int *cpus = NULL, ret;
 	size_t ncpus = 0;
@@ -415,16 +496,16 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 	output_settings(o, &pr);
 	o->smpl.saturate = o->saturate;
 	o->smpl.no_block = o->no_block;
-	if (px_smpl_spec_build(&o->smpl, o->sets[0].n, &pmds, &so.smpl)) {
-		fprintf(stderr, "pfmon: %s\n", px_last_error());
-		exit(EXIT_USAGE);
-	}
+	pmds = build_sets(o, &so.smpl);
+	pmds0 = pmds[0];
 	/* the perf sampler unless the module is asked for by name */
 	if (o->backend && !strcmp(o->backend, "module"))
 		so.ops = &px_sampler_module_ops;
 	else if (o->backend && strcmp(o->backend, "perf") && strcmp(o->backend, "auto"))
 		usage_error("--backend takes auto, perf or module");
-	if (!so.ops && px_smpl_periods_change(pmds, o->sets[0].n)) {
+	if (!so.ops)
+		check_perf_sets(o, pmds);
+	if (!so.ops && px_smpl_periods_change(pmds0, o->sets[0].n)) {
 		/* sampler.h: the perf sampler sets such periods with the task
 		 * stopped at each overflow, which needs one traced task */
 		if (o->system_wide)
@@ -436,12 +517,13 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 	    (o->cpu_list ? px_cpulist_parse(o->cpu_list, &cpus, &ncpus)
 			 : px_cpulist_online(&cpus, &ncpus))) {
 		fprintf(stderr, "pfmon: %s\n", px_last_error());
-		free(pmds);
+		free_sets(pmds, o->nsets);
 		return o->cpu_list ? EXIT_USAGE : EXIT_RUNTIME;
 	}
-	so.evs = o->sets[0].events;
-	so.n = o->sets[0].n;
-	so.pmds = pmds;
+	so.sets = o->sets;
+	so.nsets = o->nsets;
+	so.pmds = (const struct px_smpl_pmd *const *)pmds;
+	so.switch_ns = (uint64_t)o->switch_ms * 1000000ull;
 	so.follow = o->follow;
 	so.attach_pid = o->attach_pid;
 	so.cpus = cpus;
@@ -458,23 +540,21 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 		so.on_start = say_started;
 	}
 	ret = px_smpl_session_run(&so, &ss);
-	free(pmds);
 	free(cpus);
 	if (ret && ss.exec_errno) {
 		ret = px_exec_exit_code(ss.exec_errno);
 		fprintf(stderr, "pfmon: %s\n", px_last_error());
-		px_smpl_session_free(&ss);
 		if (out->f)
 			px_outfile_discard(out);
-		return ret;
+	} else if (ret) {
+		ret = runtime_error(out);
+	} else {
+		/* the session's settings (pmds) serve the report too */
+		px_smpl_report_print(out->f ? out->f : stdout, &ss, &pr);
+		ret = ss.run.exit_code;
 	}
-	if (ret) {
-		px_smpl_session_free(&ss);
-		return runtime_error(out);
-	}
-	px_smpl_report_print(out->f ? out->f : stdout, &ss, &pr);
-	ret = ss.run.exit_code;
 	px_smpl_session_free(&ss);
+	free_sets(pmds, o->nsets);
 	if (out->f && px_outfile_commit(out)) {
 		fprintf(stderr, "pfmon: %s\n", px_last_error());
 		return EXIT_RUNTIME;
@@ -511,6 +591,7 @@ int main(int argc, const char **argv)
 	for (size_t s = 0; s < o.nsets; s++)
 		free(o.sets[s].events);
 	free(o.sets);
+	free(o.smpl.sets);
 	poptFreeContext(pc);
 	return ret;
 }

@@ -4,7 +4,97 @@
 #include "profile.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
+
+/* The samples of set `set`'s sampling event i: raw, and scaled as its
+ * count was (the set's share of the time; NAN when the set never ran). */
+struct smpl_count {
+	const char *name;
+	char label[PX_EVENT_NAME_MAX + 16];
+	size_t set;
+	uint64_t raw;
+	double scaled;
+	const struct px_value *v;	/* the event's count */
+};
+
+/* Call fn for every sampling event, set by set. */
+static void each_sampling_event(const struct px_smpl_session *s,
+				void (*fn)(FILE *, const struct smpl_count *, const void *),
+				FILE *f, const void *arg)
+{
+	const struct px_smpl_session_opts *o = &s->o;
+
+	for (size_t set = 0; set < o->nsets; set++) {
+		for (size_t i = 0; i < o->sets[set].n; i++) {
+			size_t k = px_smpl_event_index(o, set, i);
+			struct smpl_count c = { .name = o->sets[set].events[i].name,
+						.set = set, .raw = s->per_event[k],
+						.v = &s->event_values[k] };
+
+			if (!o->pmds[set][i].long_period)
+				continue;
+			px_smpl_event_label(o, set, i, c.label, sizeof(c.label));
+			c.scaled = (double)c.raw;
+			if (c.v->state == PX_NOT_COUNTED)
+				c.scaled = NAN;
+			else if (c.v->state == PX_SCALED && c.v->raw)
+				c.scaled = (double)c.raw * c.v->value / (double)c.v->raw;
+			fn(f, &c, arg);
+		}
+	}
+}
+
+static void text_count(FILE *f, const struct smpl_count *c, const void *arg)
+{
+	(void)arg;
+	fprintf(f, "samples of %s: %" PRIu64, c->label, c->raw);
+	if (c->v->state == PX_NOT_COUNTED) {
+		fputs(" (its set never ran)", f);
+	} else if (c->v->state == PX_SCALED) {
+		fprintf(f, ", scaled %.0f (set active %.2f%%, +- ", c->scaled, c->v->active_pct);
+		if (isnan(c->v->ci95_pct))
+			fputs("?)", f);
+		else
+			fprintf(f, "%.2f%%)", c->v->ci95_pct);
+	}
+	fputc('\n', f);
+}
+
+/* samples,EVENT,SET,RAW,SCALED,ACTIVE_PCT,CI95_PCT (unknown: empty) */
+static void csv_count(FILE *f, const struct smpl_count *c, const void *arg)
+{
+	const char *sep = arg;
+
+	fputs("samples", f);
+	fputs(sep, f);
+	px_csv_field(f, c->name, sep);
+	fprintf(f, "%s%zu%s%" PRIu64 "%s", sep, c->set, sep, c->raw, sep);
+	if (isfinite(c->scaled))
+		fprintf(f, "%.0f", c->scaled);
+	fprintf(f, "%s%.2f%s", sep, c->v->active_pct, sep);
+	if (c->v->state == PX_COUNTED)
+		fputs("0.00", f);
+	else if (c->v->state == PX_SCALED && isfinite(c->v->ci95_pct))
+		fprintf(f, "%.2f", c->v->ci95_pct);
+	fputc('\n', f);
+}
+
+static void json_count(FILE *f, const struct smpl_count *c, const void *arg)
+{
+	bool *first = (bool *)arg;
+
+	fputs(*first ? "{\"event\":" : ",{\"event\":", f);
+	*first = false;
+	px_json_string(f, c->name);
+	fprintf(f, ",\"set\":%zu,\"samples\":%" PRIu64, c->set, c->raw);
+	px_json_number(f, ",\"scaled\":%.0f", c->scaled);
+	fprintf(f, ",\"active_pct\":%.2f,\"status\":\"%s\"", c->v->active_pct,
+		px_state_name(c->v->state));
+	px_json_number(f, ",\"ci95_pct\":%.2f",
+		       c->v->state >= PX_SCALED ? c->v->ci95_pct : NAN);
+	fputc('}', f);
+}
 
 static const char *by_name(enum px_profile_by by)
 {
@@ -72,10 +162,13 @@ static void print_text(FILE *f, const struct px_smpl_session *s, size_t top)
 	if (st->side_lost)
 		fprintf(f, "%-20s %" PRIu64 " (some samples may not resolve)\n",
 			"mapping records lost", st->side_lost);
-	for (size_t i = 0; i < s->o.n; i++)
-		if (s->o.pmds[i].long_period)
-			fprintf(f, "samples of %s: %" PRIu64 "\n", s->o.evs[i].name,
-				s->per_event[i]);
+	if (s->o.nsets > 1) {
+		fprintf(f, "%-20s", "set activations");
+		for (size_t k = 0; k < s->o.nsets; k++)
+			fprintf(f, " %" PRIu64, s->set_runs[k]);
+		fputc('\n', f);
+	}
+	each_sampling_event(s, text_count, f, NULL);
 	for (size_t e = 0; e < nev; e++) {
 		struct px_profile_entry *v = NULL;
 		size_t n = 0;
@@ -111,6 +204,7 @@ static void print_csv(FILE *f, const struct px_smpl_session *s, size_t top, cons
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		fprintf(f, "summary%s%s%s%" PRIu64 "\n", sep, rows[i].k, sep, rows[i].v);
+	each_sampling_event(s, csv_count, f, sep);
 	for (size_t e = 0; e < nev; e++) {
 		struct px_profile_entry *v = NULL;
 		size_t n = 0;
@@ -145,11 +239,17 @@ static void print_json(FILE *f, const struct px_smpl_session *s, size_t top)
 		",\"lost_ring\":%" PRIu64 ",\"lost_saturated\":%" PRIu64 ",\"overwritten\":%" PRIu64
 		",\"buffer_full\":%" PRIu64 ",\"notifications\":%" PRIu64 ",\"restarts\":%" PRIu64
 		",\"exit_code\":%d,\"overflows\":%" PRIu64 ",\"throttled\":%" PRIu64
-		",\"mapping_records_lost\":%" PRIu64 "},\"profile\":[",
+		",\"mapping_records_lost\":%" PRIu64 "},\"events\":[",
 		s->o.smpl.format == PX_SMPL_DOUBLE_BUFFER ? "double-buffer" : "default",
 		st->samples, px_smpl_lost_total(st), st->lost, st->dropped, st->overwritten,
 		st->buffer_full, st->notifications, st->restarts, s->run.exit_code,
 		st->overflows, st->throttled, st->side_lost);
+	{
+		bool first = true;
+
+		each_sampling_event(s, json_count, f, &first);
+	}
+	fputs("],\"profile\":[", f);
 	for (size_t e = 0; e < nev; e++) {
 		struct px_profile_entry *v = NULL;
 		size_t n = 0;

@@ -80,28 +80,67 @@ static struct px_unit *find_unit(struct px_monitor *m, pid_t tid)
 	return NULL;
 }
 
+/* Set s's sampler of unit u when the tool switches the sets, else NULL
+ * (one sampler for the whole: started and finished as a whole). */
+static void *set_sampler(const struct px_monitor *m, const struct px_unit *u, size_t s)
+{
+	return m->nsamplers > 1 && u->samplers ? u->samplers[s] : NULL;
+}
+
 static int enable_set(struct px_monitor *m, struct px_unit *u, size_t set, bool on)
 {
 	const struct px_backend *be = m->opts.backend;
+	void *sp = set_sampler(m, u, set);
 
+	if (m->opts.sampling)
+		return sp ? m->opts.sampling->ops->pause(sp, on) : 0;
 	if (!u->states[set] || u->frozen)
 		return 0;
 	return on ? be->enable(u->states[set]) : be->disable(u->states[set]);
 }
 
-/* Several counting sets switched by pfmon's timer, not the backend. */
+/* Several sets switched by pfmon, not the backend. */
 static bool tool_switches_sets(const struct px_monitor *m)
 {
-	return m->opts.nsets > 1 && !m->kernel_sets && !m->opts.sampling;
+	return m->opts.nsets > 1 && !m->kernel_sets;
 }
 
-/* Several counting sets: their counts are scaled, and each counter's
- * activations tell by how much they may be off (seen by pfmon when it
- * switches the sets, kept by the backend when it does). */
+/* The backend's account of its sets' activations, when it switches them. */
+static int (*backend_activations(const struct px_monitor *m))(void *, struct px_activations *)
+{
+	return m->opts.sampling ? m->opts.sampling->ops->activations :
+	       m->opts.backend->activations;
+}
+
+/* Several sets: their counts are scaled, and each counter's activations
+ * tell by how much they may be off (seen by pfmon when it switches the
+ * sets, kept by the backend when it does). */
 static bool tracks_activations(const struct px_monitor *m)
 {
-	return m->opts.nsets > 1 && !m->opts.sampling &&
-	       (!m->kernel_sets || m->opts.backend->activations);
+	return m->opts.nsets > 1 && (!m->kernel_sets || backend_activations(m));
+}
+
+/* Whether set s is switched out on its overflows, not on time. */
+static bool set_has_trigger(const struct px_monitor *m, size_t s)
+{
+	const struct px_monitor_sampling *sm = m->opts.sampling;
+
+	for (size_t i = 0; sm && i < m->opts.sets[s].n; i++)
+		if (sm->pmds[s][i].switch_ovfls)
+			return true;
+	return false;
+}
+
+/* Set s of unit u read now, when the tool switches the sets: its
+ * counters, or its sampler's events.  -ENOENT when it has none. */
+static int read_set(struct px_monitor *m, struct px_unit *u, size_t s,
+		    struct px_count *counts)
+{
+	void *sp = set_sampler(m, u, s);
+
+	if (m->opts.sampling)
+		return sp ? m->opts.sampling->ops->read(sp, counts) : -ENOENT;
+	return u->states[s] ? m->opts.backend->read(u->states[s], counts) : -ENOENT;
 }
 
 /* The activation of set s on unit u that just ended (its counters are
@@ -113,10 +152,10 @@ static void end_activation(struct px_monitor *m, struct px_unit *u, size_t s,
 	size_t base = px_monitor_index(m, s, 0), n = m->opts.sets[s].n;
 	struct px_count now[n ? n : 1];
 
-	if (!tool_switches_sets(m) || !u->acts || !u->states[s] || u->frozen)
+	if (!tool_switches_sets(m) || !u->acts || u->frozen)
 		return;
 	if (!counts) {
-		if (m->opts.backend->read(u->states[s], now))
+		if (read_set(m, u, s, now))
 			return;
 		counts = now;
 	}
@@ -155,18 +194,51 @@ static int check_countable(const struct px_monitor *m, const struct px_unit *u)
 		       names);
 }
 
-/* Sampling: open the unit's sampler and start it (for_exec: on the
- * command held before its exec, armed to start there). */
+/* Sampling with a backend that switches the sets: one sampler for all. */
+static int open_all_sets(struct px_monitor *m, struct px_unit *u,
+			 const struct px_target *t)
+{
+	const struct px_monitor_sampling *sm = m->opts.sampling;
+	size_t n = m->opts.nsets;
+	struct px_smpl_set sets[n];
+
+	for (size_t s = 0; s < n; s++)
+		sets[s] = (struct px_smpl_set){ m->opts.sets[s].events,
+						m->opts.sets[s].n, sm->pmds[s] };
+	return sm->ops->open_sets(sets, n, t, &sm->opts, m->opts.switch_ns,
+				  &u->samplers[0]);
+}
+
+/* Sampling: open the unit's samplers and start them (for_exec: on the
+ * command held before its exec, armed to start there): set 0's records
+ * the mappings and tasks, the current set's samples. */
 static int open_sampler(struct px_monitor *m, struct px_unit *u, bool for_exec)
 {
 	const struct px_monitor_sampling *sm = m->opts.sampling;
 	struct px_target t = { .pid = u->tid, .cpu = u->cpu,
 			       .inherit = m->opts.inherit && u->tid >= 0,
 			       .enable_on_exec = for_exec };
-	int ret = sm->ops->open(m->opts.sets[0].events, m->opts.sets[0].n, sm->pmds,
-				&t, &sm->opts, &u->sampler);
+	int ret;
 
-	return ret ? ret : sm->ops->enable(u->sampler);
+	if (m->kernel_sets) {
+		ret = open_all_sets(m, u, &t);
+		return ret ? ret : sm->ops->enable(u->samplers[0]);
+	}
+	for (size_t s = 0; s < m->nsamplers; s++) {
+		struct px_smpl_opts o = sm->opts;
+
+		o.set = (uint16_t)s;
+		o.no_sideband = s > 0;
+		t.enable_on_exec = for_exec && s == 0;
+		ret = sm->ops->open(m->opts.sets[s].events, m->opts.sets[s].n,
+				    sm->pmds[s], &t, &o, &u->samplers[s]);
+		if (ret)
+			return ret;
+	}
+	ret = sm->ops->enable(u->samplers[0]);
+	if (!ret && m->cur_set && (ret = enable_set(m, u, 0, false)) == 0)
+		ret = enable_set(m, u, m->cur_set, true);
+	return ret;
 }
 
 /* Open every set's counters on a new unit, all stopped, and start the
@@ -194,13 +266,15 @@ static int add_unit(struct px_monitor *m, pid_t tid, int cpu)
 	else
 		snprintf(u->comm, sizeof(u->comm), "CPU%d", cpu);
 	u->states = calloc(m->opts.nsets, sizeof(void *));
+	u->samplers = calloc(m->nsamplers ? m->nsamplers : 1, sizeof(void *));
 	u->status = calloc(m->nevents_total, sizeof(int));
 	u->counts = calloc(m->nevents_total, sizeof(struct px_count));
 	if (tracks_activations(m))
 		u->acts = calloc(m->nevents_total, sizeof(struct px_activations));
-	if (!u->states || !u->status || !u->counts ||
+	if (!u->states || !u->samplers || !u->status || !u->counts ||
 	    (tracks_activations(m) && !u->acts)) {
 		free(u->states);
+		free(u->samplers);
 		free(u->status);
 		free(u->counts);
 		free(u->acts);
@@ -243,6 +317,18 @@ static void arm_timer(int fd, uint64_t ns, bool periodic)
 	timerfd_settime(fd, 0, &its, NULL);
 }
 
+/* The tool's switch timer for the current set: its timeout, or none
+ * when it switches on its overflows or the backend switches the sets. */
+static void arm_switch_timer(struct loop *l)
+{
+	const struct px_monitor *m = l->m;
+
+	if (!tool_switches_sets(m))
+		return;
+	arm_timer(l->switchfd, set_has_trigger(m, m->cur_set) ? 0 : m->opts.switch_ns,
+		  false);
+}
+
 static int start_session(struct loop *l)
 {
 	struct px_monitor *m = l->m;
@@ -253,14 +339,12 @@ static int start_session(struct loop *l)
 	for (size_t i = 0; i < m->nunits; i++) {
 		struct px_unit *u = &m->units[i];
 		int ret = !m->opts.sampling ? enable_set(m, u, 0, true) :
-			  u->sampler ? 0 : open_sampler(m, u, false);
+			  u->samplers[0] ? 0 : open_sampler(m, u, false);
 
 		if (ret)
 			return ret;
 	}
-	/* the tool's switch timer, unless the backend switches the sets */
-	if (m->opts.nsets > 1 && !m->kernel_sets)
-		arm_timer(l->switchfd, m->opts.switch_ns, true);
+	arm_switch_timer(l);
 	if (m->opts.session_timeout_ns)
 		arm_timer(l->timeoutfd, m->opts.session_timeout_ns, false);
 	if (m->opts.print_interval_ns && m->opts.on_interval)
@@ -275,19 +359,48 @@ static void announce_start(const struct px_monitor *m)
 		m->opts.on_start(m, m->opts.start_arg);
 }
 
-static void switch_set(struct px_monitor *m)
+/* The next set's turn.  With sampling, the stopped set's samplers are
+ * drained: a trigger's count of overflows starts afresh at its next
+ * turn, and must not meet this turn's samples then. */
+static int switch_set(struct loop *l)
 {
+	struct px_monitor *m = l->m;
 	size_t next = (m->cur_set + 1) % m->opts.nsets;
+	int ret = 0;
 
 	for (size_t i = 0; i < m->nunits; i++)
 		enable_set(m, &m->units[i], m->cur_set, false);
 	for (size_t i = 0; i < m->nunits; i++)
 		enable_set(m, &m->units[i], next, true);
 	/* the old set's counters are stopped: read them at leisure */
-	for (size_t i = 0; i < m->nunits; i++)
+	for (size_t i = 0; i < m->nunits; i++) {
+		void *sp = set_sampler(m, &m->units[i], m->cur_set);
+
 		end_activation(m, &m->units[i], m->cur_set, NULL);
+		if (sp && !ret)
+			ret = m->opts.sampling->ops->poll(sp, 0);
+	}
 	m->cur_set = next;
 	m->set_runs[next]++;
+	arm_switch_timer(l);
+	return ret;
+}
+
+/* Whether the current set's trigger has ended its turn on a unit. */
+static bool trigger_due(const struct px_monitor *m)
+{
+	const struct px_sampler_ops *ops = m->opts.sampling ? m->opts.sampling->ops : NULL;
+
+	if (!ops || !ops->switch_due || !tool_switches_sets(m) ||
+	    !set_has_trigger(m, m->cur_set))
+		return false;
+	for (size_t i = 0; i < m->nunits; i++) {
+		void *sp = set_sampler(m, &m->units[i], m->cur_set);
+
+		if (sp && ops->switch_due(sp))
+			return true;
+	}
+	return false;
 }
 
 /* Stop counting; finish the samplers (before any task is let go: a
@@ -304,11 +417,13 @@ static int stop_all(struct px_monitor *m)
 	if (m->opts.sampling && !m->smpl_finished) {
 		m->smpl_finished = true;
 		for (size_t i = 0; i < m->nunits; i++) {
-			int r = m->units[i].sampler ?
-				m->opts.sampling->ops->finish(m->units[i].sampler) : 0;
+			for (size_t k = 0; k < m->nsamplers; k++) {
+				void *sp = m->units[i].samplers[k];
+				int r = sp ? m->opts.sampling->ops->finish(sp) : 0;
 
-			if (r && !ret)
-				ret = r;
+				if (r && !ret)
+					ret = r;
+			}
 		}
 	}
 	return ret;
@@ -320,11 +435,13 @@ int px_monitor_drain(struct px_monitor *m)
 	if (!m->opts.sampling || m->smpl_stops || m->smpl_finished)
 		return 0;
 	for (size_t i = 0; i < m->nunits; i++) {
-		int ret = m->units[i].sampler ?
-			  m->opts.sampling->ops->poll(m->units[i].sampler, 0) : 0;
+		for (size_t k = 0; k < m->nsamplers; k++) {
+			void *sp = m->units[i].samplers[k];
+			int ret = sp ? m->opts.sampling->ops->poll(sp, 0) : 0;
 
-		if (ret)
-			return ret;
+			if (ret)
+				return ret;
+		}
 	}
 	return 0;
 }
@@ -394,9 +511,13 @@ static int on_exec(struct loop *l, pid_t tid)
 	}
 	/* a sampler samples across execs (one whose events end at exec
 	 * opens them again) */
-	if (u && u->sampler)
-		return m->opts.sampling->ops->exec ?
-		       m->opts.sampling->ops->exec(u->sampler, tid) : 0;
+	if (u && m->opts.sampling) {
+		for (size_t k = 0; k < m->nsamplers && m->opts.sampling->ops->exec; k++)
+			if (u->samplers[k] &&
+			    (ret = m->opts.sampling->ops->exec(u->samplers[k], tid)))
+				return ret;
+		return 0;
+	}
 	if (u && !m->opts.sampling && !(m->opts.follow & PX_FOLLOW_EXEC))
 		freeze_unit(m, u);
 	return 0;
@@ -409,10 +530,10 @@ static bool sampler_stop(struct px_monitor *m, struct px_unit *u, int sig, int *
 {
 	siginfo_t si;
 
-	if (sig != SIGTRAP || !m->smpl_stops || !u->sampler ||
+	if (sig != SIGTRAP || !m->smpl_stops || !u->samplers[0] ||
 	    ptrace(PTRACE_GETSIGINFO, u->tid, NULL, &si) || si.si_code != TRAP_PERF)
 		return false;
-	*ret = m->opts.sampling->ops->poll(u->sampler, 0);
+	*ret = m->opts.sampling->ops->poll(u->samplers[0], 0);
 	return true;
 }
 
@@ -538,8 +659,9 @@ static size_t loop_fds(struct loop *l, struct pollfd **fds, size_t *cap)
 	size_t n = 4, want = 4;
 
 	for (size_t i = 0; ops && ops->pollfds && !m->smpl_stops && i < m->nunits; i++)
-		if (m->units[i].sampler && !m->units[i].smpl_hup)
-			want += ops->pollfds(m->units[i].sampler, NULL, 0);
+		for (size_t k = 0; k < m->nsamplers && !m->units[i].smpl_hup; k++)
+			if (m->units[i].samplers[k])
+				want += ops->pollfds(m->units[i].samplers[k], NULL, 0);
 	if (want > *cap) {
 		struct pollfd *g = realloc(*fds, want * sizeof(*g));
 
@@ -553,8 +675,9 @@ static size_t loop_fds(struct loop *l, struct pollfd **fds, size_t *cap)
 	(*fds)[2] = (struct pollfd){ .fd = l->timeoutfd, .events = POLLIN };
 	(*fds)[3] = (struct pollfd){ .fd = l->intervalfd, .events = POLLIN };
 	for (size_t i = 0; n < want && i < m->nunits; i++)
-		if (m->units[i].sampler && !m->units[i].smpl_hup)
-			n += ops->pollfds(m->units[i].sampler, *fds + n, want - n);
+		for (size_t k = 0; k < m->nsamplers && !m->units[i].smpl_hup; k++)
+			if (m->units[i].samplers[k])
+				n += ops->pollfds(m->units[i].samplers[k], *fds + n, want - n);
 	return n;
 }
 
@@ -568,23 +691,29 @@ static int on_samplers(struct loop *l, const struct pollfd *fds, size_t n)
 
 	for (size_t i = 0; k < n && i < m->nunits; i++) {
 		struct px_unit *u = &m->units[i];
-		short ev = 0;
-		size_t c;
+		bool hup = false;
 
-		if (!u->sampler || u->smpl_hup)
-			continue;
-		c = ops->pollfds(u->sampler, NULL, 0);
-		for (size_t j = k; j < k + c && j < n; j++)
-			ev |= fds[j].revents;
-		k += c;
-		if (ev & (POLLHUP | POLLERR))
-			u->smpl_hup = true;
-		if (ev) {
-			int ret = ops->poll(u->sampler, 0);
+		for (size_t s = 0; s < m->nsamplers && !u->smpl_hup; s++) {
+			void *sp = u->samplers[s];
+			short ev = 0;
+			size_t c;
 
-			if (ret)
-				return ret;
+			if (!sp)
+				continue;
+			c = ops->pollfds(sp, NULL, 0);
+			for (size_t j = k; j < k + c && j < n; j++)
+				ev |= fds[j].revents;
+			k += c;
+			hup |= (ev & (POLLHUP | POLLERR)) != 0;
+			if (ev) {
+				int ret = ops->poll(sp, 0);
+
+				if (ret)
+					return ret;
+			}
 		}
+		/* its task ended: every sampler of it is drained at the end */
+		u->smpl_hup |= hup;
 	}
 	return 0;
 }
@@ -608,8 +737,9 @@ static int run_loop(struct loop *l)
 			ret = px_fail(errno, "poll failed: %s", strerror(errno));
 			break;
 		}
-		if (fds[1].revents && read(l->switchfd, &ticks, sizeof(ticks)) > 0)
-			switch_set(l->m);
+		if (fds[1].revents && read(l->switchfd, &ticks, sizeof(ticks)) > 0 &&
+		    (ret = switch_set(l)))
+			break;
 		if (fds[2].revents && read(l->timeoutfd, &ticks, sizeof(ticks)) > 0)
 			l->m->timed_out = true;
 		if (fds[3].revents && read(l->intervalfd, &ticks, sizeof(ticks)) > 0)
@@ -617,6 +747,8 @@ static int run_loop(struct loop *l)
 		if (fds[0].revents)
 			on_signal(l);
 		if (n > 4 && (ret = on_samplers(l, fds, n)))
+			break;
+		if (trigger_due(l->m) && (ret = switch_set(l)))
 			break;
 		if ((ret = reap_children(l)))
 			break;
@@ -885,17 +1017,21 @@ static int run_untraced(struct loop *l)
 static void read_set_runs(struct px_monitor *m)
 {
 	size_t nsets = m->opts.nsets;
+	const struct px_monitor_sampling *sm = m->opts.sampling;
+	int (*set_runs)(void *, uint64_t *, size_t) =
+		sm ? sm->ops->set_runs : m->opts.backend->set_runs;
 	uint64_t *runs, *max;
 
-	if (!m->kernel_sets || !m->opts.backend->set_runs)
+	if (!m->kernel_sets || !set_runs)
 		return;
 	runs = calloc(nsets, sizeof(*runs));
 	max = calloc(nsets, sizeof(*max));
 	if (!runs || !max)
 		goto out;
 	for (size_t i = 0; i < m->nunits; i++) {
-		if (!m->units[i].states[0] ||
-		    m->opts.backend->set_runs(m->units[i].states[0], runs, nsets))
+		void *state = sm ? m->units[i].samplers[0] : m->units[i].states[0];
+
+		if (!state || set_runs(state, runs, nsets))
 			goto out;
 		for (size_t s = 0; s < nsets; s++)
 			if (runs[s] > max[s])
@@ -908,9 +1044,32 @@ out:
 	free(max);
 }
 
+/* Sampling: each unit's counts from its samplers' events. */
+static int read_samplers(struct px_monitor *m)
+{
+	for (size_t i = 0; i < m->nunits; i++) {
+		struct px_unit *u = &m->units[i];
+
+		for (size_t k = 0; k < m->nsamplers; k++) {
+			/* one sampler for every set reads them all */
+			size_t at = px_monitor_index(m, m->nsamplers > 1 ? k : 0, 0);
+			int ret;
+
+			if (!u->samplers[k])
+				continue;
+			ret = m->opts.sampling->ops->read(u->samplers[k], &u->counts[at]);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
 static int read_all(struct px_monitor *m)
 {
 	read_set_runs(m);
+	if (m->opts.sampling)
+		return read_samplers(m);
 	for (size_t i = 0; i < m->nunits; i++) {
 		struct px_unit *u = &m->units[i];
 
@@ -937,9 +1096,18 @@ int px_monitor_run(const struct px_monitor_opts *opts, struct px_monitor *m)
 	m->opts = *opts;
 	if (!m->opts.switch_ns)
 		m->opts.switch_ns = DEFAULT_SWITCH_NS;
-	m->kernel_sets = !opts->sampling && opts->nsets > 1 && opts->backend->open_sets;
-	m->smpl_stops = opts->sampling && opts->sampling->ops->stops &&
-			opts->sampling->ops->stops(opts->sampling->pmds, opts->sets[0].n);
+	if (opts->sampling) {
+		const struct px_sampler_ops *ops = opts->sampling->ops;
+
+		m->kernel_sets = opts->nsets > 1 && ops->open_sets;
+		m->nsamplers = m->kernel_sets ? 1 : opts->nsets;
+		for (size_t s = 0; ops->stops && s < opts->nsets; s++)
+			m->smpl_stops |= ops->stops(opts->sampling->pmds[s], opts->sets[s].n);
+		if (m->smpl_stops && opts->nsets > 1)
+			return px_fail(EINVAL, "samplers that stop their task at every overflow take one event set");
+	} else {
+		m->kernel_sets = opts->nsets > 1 && opts->backend->open_sets;
+	}
 	for (size_t s = 0; s < opts->nsets; s++)
 		m->nevents_total += opts->sets[s].n;
 	m->set_runs = calloc(opts->nsets ? opts->nsets : 1, sizeof(uint64_t));
@@ -967,8 +1135,10 @@ int px_monitor_run(const struct px_monitor_opts *opts, struct px_monitor *m)
 	for (size_t i = 0; !ret && m->started && i < m->nunits; i++) {
 		struct px_unit *u = &m->units[i];
 
-		if (m->kernel_sets && u->acts && u->states[0])
-			ret = opts->backend->activations(u->states[0], u->acts);
+		void *state = opts->sampling ? u->samplers[0] : u->states[0];
+
+		if (m->kernel_sets && u->acts && state)
+			ret = backend_activations(m)(state, u->acts);
 		else
 			end_activation(m, u, m->cur_set,
 				       &u->counts[px_monitor_index(m, m->cur_set, 0)]);
@@ -987,8 +1157,10 @@ void px_monitor_free(struct px_monitor *m)
 		for (size_t s = 0; u->states && s < m->opts.nsets; s++)
 			if (u->states[s])
 				m->opts.backend->close(u->states[s]);
-		if (u->sampler)
-			m->opts.sampling->ops->close(u->sampler);
+		for (size_t k = 0; u->samplers && k < m->nsamplers; k++)
+			if (u->samplers[k])
+				m->opts.sampling->ops->close(u->samplers[k]);
+		free(u->samplers);
 		free(u->states);
 		free(u->status);
 		free(u->counts);

@@ -27,14 +27,20 @@
 
 struct px_monitor;
 
-/* Sampling: every unit samples sets[0] through a sampler of ops instead of
- * counting.  A sampler is opened when the session starts (the command at
- * its exec stop, an attached task stopped, each CPU) and on each followed
- * task at its first stop; it is finished (disabled, drained, its last
- * buffer handed over) when the session stops. */
+/* Sampling: every unit samples its sets through samplers of ops instead
+ * of counting: one sampler per set, the tool switching them (the stopped
+ * set's samples paused, the next one's started), or one for all the sets
+ * when the backend switches them (ops->open_sets).  A set whose sampling
+ * event is a trigger (switch_ovfls) is switched out after that many
+ * overflows, the others every switch_ns.  The samplers are opened when
+ * the session starts (the command at its exec stop, an attached task
+ * stopped, each CPU) and on each followed task at its first stop; they
+ * are finished (disabled, drained, their last buffers handed over) when
+ * the session stops.  Each unit's counts are its samplers' events, for
+ * the scaling of the sample counts of sets. */
 struct px_monitor_sampling {
 	const struct px_sampler_ops *ops;
-	const struct px_smpl_pmd *pmds;
+	const struct px_smpl_pmd *const *pmds;	/* [nsets] each set's */
 	struct px_smpl_opts opts;
 	/* a traced process stopped at its exit, its memory still mapped
 	 * (the module records no mappings: the caller reads them then) */
@@ -88,7 +94,9 @@ struct px_unit {
 	 * activations, for the uncertainty of its scaled value; else NULL */
 	struct px_activations *acts;
 	bool frozen;		/* exec'd without --follow-exec: counting stopped */
-	void *sampler;		/* sampling: the unit's sampler, or NULL */
+	/* sampling: [nsets] a sampler per set, or with one set or a backend
+	 * that switches sets [0] alone; NULL where none is open */
+	void **samplers;
 	bool smpl_hup;		/* its descriptors hung up: its task ended */
 };
 
@@ -109,6 +117,7 @@ struct px_monitor {
 	bool interrupted;
 	bool smpl_stops;	/* the samplers stop their task at overflows */
 	bool smpl_finished;
+	size_t nsamplers;	/* sampling: samplers per unit */
 };
 
 /* Run the session to its end (command exit, task exit, timeout or

@@ -182,6 +182,10 @@ int px_sampler_open(const struct px_event *evs, size_t n,
 		    struct px_sampler **out);
 int px_sampler_enable(struct px_sampler *s);
 int px_sampler_disable(struct px_sampler *s);
+/* The ops' pause, switch_due and read (below). */
+int px_sampler_pause(struct px_sampler *s, bool on);
+bool px_sampler_switch_due(const struct px_sampler *s);
+int px_sampler_read(struct px_sampler *s, struct px_count *counts);
 /* Wait up to timeout_ms for the rings to wake us, then process them. */
 int px_sampler_poll(struct px_sampler *s, int timeout_ms);
 /* Process what the rings hold now. */

@@ -8,6 +8,7 @@
 #include "procfs.h"
 #include "random.h"
 #include "interval.h"
+#include "mon_report.h"
 #include "procs.h"
 #include "sampler_module.h"
 #include "smpl_output.h"
@@ -35,8 +36,13 @@ struct px_smpl_rec {
 
 bool px_smpl_spec_sampling(const struct px_smpl_spec *sp)
 {
-	return sp->long_periods || sp->short_periods || sp->random ||
-	       sp->module || sp->entries || sp->saturate;
+	for (size_t s = 0; s < sp->nsets; s++) {
+		const struct px_smpl_set_spec *ss = &sp->sets[s];
+
+		if (ss->long_periods || ss->short_periods || ss->random || ss->switch_ovfls)
+			return true;
+	}
+	return sp->module || sp->entries || sp->saturate;
 }
 
 /* "N,..." into positive 64-bit numbers. */
@@ -132,11 +138,24 @@ static int parse_random(const char *list, struct px_smpl_pmd *pmds, size_t n,
 	return ret;
 }
 
-int px_smpl_spec_build(const struct px_smpl_spec *sp, size_t n,
-		       struct px_smpl_pmd **pmds, struct px_smpl_opts *o)
+/* With several sets, the set an option error is about. */
+static int name_set(const struct px_smpl_spec *sp, size_t set, int ret)
 {
-	uint64_t *lp = NULL, *shp = NULL, slot[PX_SMPL_MAX_PMDS];
-	size_t nl = 0, ns = 0, nslots = 0;
+	char msg[512];
+
+	if (!ret || sp->nsets < 2)
+		return ret;
+	snprintf(msg, sizeof(msg), "%s", px_last_error());
+	return px_fail(-ret, "event set %zu (-e number %zu): %s", set, set + 1, msg);
+}
+
+static int build_set(const struct px_smpl_spec *sp, size_t set, size_t n,
+		     struct px_smpl_pmd **pmds, struct px_smpl_opts *o)
+{
+	static const struct px_smpl_set_spec none;
+	const struct px_smpl_set_spec *ss = set < sp->nsets ? &sp->sets[set] : &none;
+	uint64_t *lp = NULL, *shp = NULL, *sw = NULL, slot[PX_SMPL_MAX_PMDS];
+	size_t nl = 0, ns = 0, nsw = 0, nslots = 0;
 	uint64_t counting = 0;
 	int ret;
 
@@ -144,10 +163,19 @@ int px_smpl_spec_build(const struct px_smpl_spec *sp, size_t n,
 	memset(o, 0, sizeof(*o));
 	if (n > PX_SMPL_MAX_PMDS)
 		return px_fail(EINVAL, "sampling takes at most %d events", PX_SMPL_MAX_PMDS);
-	if (!sp->long_periods)
-		return px_fail(EINVAL, "sampling options need --long-smpl-periods=N,...: the period of each sampling event, in order");
-	if ((ret = parse_periods("long-smpl-periods", sp->long_periods, &lp, &nl)) ||
-	    (ret = parse_periods("short-smpl-periods", sp->short_periods, &shp, &ns)))
+	if (!ss->long_periods)
+		return px_fail(EINVAL, "sampling options need --long-smpl-periods=N,...: the period of each sampling event, in order%s",
+			       sp->nsets > 1 ? ", after each set's -e" : "");
+	if ((ret = parse_periods("long-smpl-periods", ss->long_periods, &lp, &nl)) ||
+	    (ret = parse_periods("short-smpl-periods", ss->short_periods, &shp, &ns)) ||
+	    (ret = parse_periods("switch-ovfls", ss->switch_ovfls, &sw, &nsw)))
+		goto out;
+	ret = px_fail(EINVAL, "--switch-ovfls gives %zu counts for %zu sampling events (those with a long period)",
+		      nsw, nl);
+	if (nsw > nl)
+		goto out;
+	ret = px_fail(EINVAL, "--switch-ovfls switches event sets: give it to one of several sets (-e more than once)");
+	if (nsw && sp->nsets < 2)
 		goto out;
 	ret = px_fail(EINVAL, "--long-smpl-periods gives %zu periods for %zu events", nl, n);
 	if (nl > n)
@@ -167,11 +195,12 @@ int px_smpl_spec_build(const struct px_smpl_spec *sp, size_t n,
 		(*pmds)[i].short_period = i < ns ? shp[i] : lp[i];
 		(*pmds)[i].smpl_pmds = counting;
 		(*pmds)[i].notify = !sp->saturate;
+		(*pmds)[i].switch_ovfls = i < nsw ? sw[i] : 0;
 		slot[nslots++] = i;
 	}
 	ret = 0;
-	if (sp->random)
-		ret = parse_random(sp->random, *pmds, n, slot, nslots);
+	if (ss->random)
+		ret = parse_random(ss->random, *pmds, n, slot, nslots);
 	if (ret)
 		goto out;
 	if (!sp->module || !strcmp(sp->module, "default")) {
@@ -199,11 +228,36 @@ int px_smpl_spec_build(const struct px_smpl_spec *sp, size_t n,
 out:
 	free(lp);
 	free(shp);
+	free(sw);
 	if (ret) {
 		free(*pmds);
 		*pmds = NULL;
 	}
 	return ret;
+}
+
+int px_smpl_spec_build(const struct px_smpl_spec *sp, size_t set, size_t n,
+		       struct px_smpl_pmd **pmds, struct px_smpl_opts *o)
+{
+	return name_set(sp, set, build_set(sp, set, n, pmds, o));
+}
+
+size_t px_smpl_event_index(const struct px_smpl_session_opts *o, size_t s, size_t i)
+{
+	size_t base = 0;
+
+	for (size_t k = 0; k < s && k < o->nsets; k++)
+		base += o->sets[k].n;
+	return base + i;
+}
+
+void px_smpl_event_label(const struct px_smpl_session_opts *o, size_t s, size_t i,
+			 char *buf, size_t len)
+{
+	if (o->nsets > 1)
+		snprintf(buf, len, "%s (set %zu)", o->sets[s].events[i].name, s);
+	else
+		snprintf(buf, len, "%s", o->sets[s].events[i].name);
 }
 
 /* What the perfmon module has loaded: each format a module of its own
@@ -275,8 +329,8 @@ static int keep_sample(void *arg, const struct px_sample *x)
 	r->voff = s->nvals;
 	memcpy(s->vals + s->nvals, x->values, x->nvalues * sizeof(*x->values));
 	s->nvals += x->nvalues;
-	if (x->ovfl_pmd < s->o.n)
-		s->per_event[x->ovfl_pmd]++;
+	if (x->set < s->o.nsets && x->ovfl_pmd < s->o.sets[x->set].n)
+		s->per_event[px_smpl_event_index(&s->o, x->set, x->ovfl_pmd)]++;
 	return 0;
 }
 
@@ -419,12 +473,14 @@ static void smpl_totals(const struct px_monitor *m, struct px_smpl_stats *st)
 {
 	memset(st, 0, sizeof(*st));
 	for (size_t i = 0; i < m->nunits; i++) {
-		struct px_smpl_stats one;
+		for (size_t k = 0; k < m->nsamplers; k++) {
+			struct px_smpl_stats one;
 
-		if (!m->units[i].sampler)
-			continue;
-		m->opts.sampling->ops->stats(m->units[i].sampler, &one);
-		add_stats(st, &one);
+			if (!m->units[i].samplers[k])
+				continue;
+			m->opts.sampling->ops->stats(m->units[i].samplers[k], &one);
+			add_stats(st, &one);
+		}
 	}
 }
 
@@ -449,22 +505,34 @@ static void print_interval(const struct px_monitor *m, void *arg)
 	fflush(s->o.interval_f);
 }
 
+/* The counts of the samplers' events, to scale each set's samples, and
+ * how many times each set was active. */
+static void keep_event_values(struct px_smpl_session *s, const struct px_monitor *m)
+{
+	for (size_t set = 0; set < s->o.nsets; set++) {
+		s->set_runs[set] = m->set_runs[set];
+		for (size_t i = 0; i < s->o.sets[set].n; i++)
+			px_mon_value(m, NULL, set, i,
+				     &s->event_values[px_smpl_event_index(&s->o, set, i)]);
+	}
+}
+
 static int sample_run(struct px_smpl_session *s)
 {
 	const struct px_smpl_session_opts *o = &s->o;
 	bool perf = o->ops == &px_sampler_perf_ops;
-	struct px_event_set set = { o->evs, o->n };
 	/* the module's samplers record no mappings, nor do perf's that are
 	 * opened after the exec (they stop at overflows): the command's are
 	 * read at its exit */
 	struct px_monitor_sampling sm = {
 		.ops = o->ops, .pmds = o->pmds, .opts = o->smpl,
-		.at_exit = !perf || px_smpl_periods_change(o->pmds, o->n) ?
+		.at_exit = !perf || px_smpl_periods_change(o->pmds[0], o->sets[0].n) ?
 			   exit_snapshot : NULL,
 		.arg = s,
 	};
 	struct px_monitor_opts mo = {
-		.sets = &set, .nsets = 1, .sampling = &sm,
+		.sets = o->sets, .nsets = o->nsets, .switch_ns = o->switch_ns,
+		.sampling = &sm,
 		.follow = o->follow, .inherit = perf && o->follow, .argv = o->argv, .attach_pid = o->attach_pid,
 		.system_wide = o->ncpus > 0, .cpus = o->cpus, .ncpus = o->ncpus,
 		.session_timeout_ns = o->session_timeout_ns,
@@ -495,11 +563,14 @@ static int sample_run(struct px_smpl_session *s)
 	s->run.exit_code = m.exit_code;
 	s->run.signal = m.signal;
 	s->run.elapsed_ns = m.elapsed_ns;
-	if (!ret)
+	if (!ret) {
 		smpl_totals(&m, &s->st);
+		keep_event_values(s, &m);
+	}
 	for (size_t i = 0; i < m.nunits && !ret; i++)
-		if (m.units[i].sampler)
-			ret = keep_records(s, m.units[i].sampler);
+		for (size_t k = 0; k < m.nsamplers && !ret; k++)
+			if (m.units[i].samplers[k])
+				ret = keep_records(s, m.units[i].samplers[k]);
 	px_monitor_free(&m);
 	return ret;
 }
@@ -668,6 +739,7 @@ static int resolve_all(struct px_smpl_session *s, struct px_smpl_out *out)
 	bool by_place = px_profile_by_place(o->by);
 	ssize_t *ev_id = NULL;
 	struct px_sample x;
+	char label[PX_EVENT_NAME_MAX + 16];
 	int ret;
 
 	r.opts.kallsyms = o->kallsyms;
@@ -675,18 +747,22 @@ static int resolve_all(struct px_smpl_session *s, struct px_smpl_out *out)
 	if ((ret = px_profile_new(&s->profile, o->by)))
 		return ret;
 	/* every sampling event has a profile, even an empty one */
-	for (size_t i = 0; i < o->n; i++)
-		if (o->pmds[i].long_period &&
-		    (ret = px_profile_add(s->profile, o->evs[i].name, "", "", 0, 0)))
-			goto out;
+	for (size_t set = 0; set < o->nsets; set++)
+		for (size_t i = 0; i < o->sets[set].n; i++) {
+			if (!o->pmds[set][i].long_period)
+				continue;
+			px_smpl_event_label(o, set, i, label, sizeof(label));
+			if ((ret = px_profile_add(s->profile, label, "", "", 0, 0)))
+				goto out;
+		}
 	/* each event's number in the profile, found on its first sample:
-	 * o->n stands for a record of no known event */
-	ev_id = malloc((o->n + 1) * sizeof(*ev_id));
+	 * s->nevents stands for a record of no known event */
+	ev_id = malloc((s->nevents + 1) * sizeof(*ev_id));
 	if (!ev_id) {
 		ret = px_fail(ENOMEM, "out of memory");
 		goto out;
 	}
-	for (size_t i = 0; i <= o->n; i++)
+	for (size_t i = 0; i <= s->nevents; i++)
 		ev_id[i] = -1;
 	for (size_t i = 0; i < s->nrecs; i++) {
 		const struct px_smpl_rec *rec = &s->recs[i];
@@ -694,12 +770,17 @@ static int resolve_all(struct px_smpl_session *s, struct px_smpl_out *out)
 		struct px_symbols *res;
 		struct proc_res *p = NULL;
 		size_t k = 0;
-		size_t e = rec->pmd < o->n ? rec->pmd : o->n;
+		bool known = rec->set < o->nsets && rec->pmd < o->sets[rec->set].n;
+		size_t e = known ? px_smpl_event_index(o, rec->set, rec->pmd) : s->nevents;
 
-		if (ev_id[e] < 0 &&
-		    (ev_id[e] = px_profile_event_id(s->profile, e < o->n ? o->evs[e].name : "?")) < 0) {
-			ret = (int)ev_id[e];
-			goto out;
+		if (ev_id[e] < 0) {
+			if (known)
+				px_smpl_event_label(o, rec->set, rec->pmd, label, sizeof(label));
+			ev_id[e] = px_profile_event_id(s->profile, known ? label : "?");
+			if (ev_id[e] < 0) {
+				ret = (int)ev_id[e];
+				goto out;
+			}
 		}
 		if ((ret = resolver_get(&r, rec->pid, rec->tstamp, &p, &k)))
 			goto out;
@@ -732,8 +813,11 @@ int px_smpl_session_run(const struct px_smpl_session_opts *o,
 	s->o = *o;
 	if (!s->o.ops)
 		s->o.ops = &px_sampler_perf_ops;
-	s->per_event = calloc(o->n ? o->n : 1, sizeof(*s->per_event));
-	if (!s->per_event)
+	s->nevents = px_smpl_event_index(o, o->nsets, 0);
+	s->per_event = calloc(s->nevents + 1, sizeof(*s->per_event));
+	s->event_values = calloc(s->nevents + 1, sizeof(*s->event_values));
+	s->set_runs = calloc(o->nsets + 1, sizeof(*s->set_runs));
+	if (!s->per_event || !s->event_values || !s->set_runs)
 		return px_fail(ENOMEM, "out of memory");
 	/* an unwritable sample file fails before anything runs */
 	if (o->smpl_outfile && (ret = px_smpl_out_open(&out, o->smpl_outfile, o->json)))
@@ -753,6 +837,8 @@ int px_smpl_session_run(const struct px_smpl_session_opts *o,
 void px_smpl_session_free(struct px_smpl_session *s)
 {
 	free(s->per_event);
+	free(s->event_values);
+	free(s->set_runs);
 	free(s->recs);
 	free(s->vals);
 	free(s->maps);

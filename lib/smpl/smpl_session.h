@@ -20,12 +20,20 @@
 #include "profile.h"
 #include "sampler.h"
 
-/* The sampling options as pfmon's command line gives them (NULL or 0:
- * not given). */
-struct px_smpl_spec {
+/* The sampling options of one event set (NULL: not given). */
+struct px_smpl_set_spec {
 	const char *long_periods;	/* "N,..." per sampling event */
 	const char *short_periods;	/* "N,..." per sampling event */
 	const char *random;		/* "MASK:SEED,..." per sampling event */
+	const char *switch_ovfls;	/* "N,..." per sampling event: its
+					 * set's turn ends after N overflows */
+};
+
+/* The sampling options as pfmon's command line gives them (NULL or 0:
+ * not given). */
+struct px_smpl_spec {
+	struct px_smpl_set_spec *sets;	/* [nsets] each event set's */
+	size_t nsets;
 	const char *module;		/* "default" or "double-buffer" */
 	long entries;			/* buffer capacity in samples */
 	bool saturate;			/* no notification: keep the first
@@ -37,12 +45,13 @@ struct px_smpl_spec {
 /* Whether the options ask for sampling at all. */
 bool px_smpl_spec_sampling(const struct px_smpl_spec *sp);
 
-/* Per-PMD settings for n events: event i samples when the long-period
- * list has an i-th period (a sampling event is one with a period; the
- * others only count and go into the sampling events' sample bodies).
- * *pmds is the caller's to free().  -EINVAL with px_last_error() for any
- * malformed or inconsistent option (a usage error). */
-int px_smpl_spec_build(const struct px_smpl_spec *sp, size_t n,
+/* Per-PMD settings for the n events of event set `set`: event i samples
+ * when the set's long-period list has an i-th period (a sampling event is
+ * one with a period; the others only count and go into the sampling
+ * events' sample bodies).  *pmds is the caller's to free().  -EINVAL with
+ * px_last_error() for any malformed or inconsistent option (a usage
+ * error). */
+int px_smpl_spec_build(const struct px_smpl_spec *sp, size_t set, size_t n,
 		       struct px_smpl_pmd **pmds, struct px_smpl_opts *o);
 
 /* --smpl-module-info: the formats, their layouts and flags. */
@@ -51,9 +60,12 @@ void px_smpl_formats_print(FILE *f);
 struct px_out;
 
 struct px_smpl_session_opts {
-	struct px_event *evs;		/* one event set */
-	size_t n;
-	const struct px_smpl_pmd *pmds;
+	struct px_event_set *sets;	/* the event sets, multiplexed */
+	size_t nsets;
+	const struct px_smpl_pmd *const *pmds;	/* [nsets] each set's */
+	uint64_t switch_ns;		/* sets without a trigger switch after
+					 * this much of the target's time;
+					 * 0: 100 ms */
 	struct px_smpl_opts smpl;	/* on_sample/arg are the session's */
 	char *const *argv;		/* the command, or NULL */
 	pid_t attach_pid;		/* > 0: sample this running task */
@@ -91,7 +103,14 @@ struct px_smpl_session {
 	struct px_smpl_stats st;	/* summed over the samplers */
 	struct px_run run;
 	int exec_errno;			/* the command could not be run */
-	uint64_t *per_event;		/* [n] samples by overflowed PMD */
+	size_t nevents;			/* events over all sets */
+	uint64_t *per_event;		/* [nevents] samples by set and PMD,
+					 * set 0's events first */
+	/* [nevents] each event's count over the run (px_value): how to
+	 * scale its samples (value / raw, ci95_pct) when its set was not
+	 * active the whole time */
+	struct px_value *event_values;
+	uint64_t *set_runs;		/* [nsets] activations of each set */
 	struct px_smpl_rec *recs;
 	size_t nrecs, cap;
 	uint64_t *vals;			/* sample bodies, back to back */
@@ -120,6 +139,14 @@ struct px_smpl_session {
 int px_smpl_session_run(const struct px_smpl_session_opts *o,
 			struct px_smpl_session *s);
 void px_smpl_session_free(struct px_smpl_session *s);
+
+/* The index of set s's event i in per_event and event_values. */
+size_t px_smpl_event_index(const struct px_smpl_session_opts *o, size_t s, size_t i);
+
+/* The name of set s's event i in the summary and the profiles: the
+ * event's, and "EVENT (set S)" with several sets. */
+void px_smpl_event_label(const struct px_smpl_session_opts *o, size_t s, size_t i,
+			 char *buf, size_t len);
 
 /* All the samples lost: by the kernel's ring, to saturation or masking,
  * and to a double buffer's cycling. */

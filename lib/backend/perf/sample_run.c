@@ -14,7 +14,7 @@ int px_sample_command(const struct px_sample_req *req, char *const argv[],
 {
 	struct px_event_set set = { req->evs, req->n };
 	struct px_monitor_sampling sm = {
-		.ops = &px_sampler_perf_ops, .pmds = req->pmds, .opts = req->opts,
+		.ops = &px_sampler_perf_ops, .pmds = &req->pmds, .opts = req->opts,
 	};
 	struct px_monitor_opts mo = {
 		.sets = &set, .nsets = 1, .sampling = &sm, .argv = argv,
@@ -34,9 +34,9 @@ int px_sample_command(const struct px_sample_req *req, char *const argv[],
 	run->exit_code = m.exit_code;
 	run->signal = m.signal;
 	run->elapsed_ns = m.elapsed_ns;
-	if (!ret && m.nunits == 1 && m.units[0].sampler) {
-		*out = m.units[0].sampler;
-		m.units[0].sampler = NULL;	/* the caller's now */
+	if (!ret && m.nunits == 1 && m.units[0].samplers[0]) {
+		*out = m.units[0].samplers[0];
+		m.units[0].samplers[0] = NULL;	/* the caller's now */
 	} else if (!ret) {
 		ret = px_fail(EIO, "sampling opened no sampler");
 	}
@@ -101,6 +101,21 @@ static size_t perf_pollfds(const void *s, struct pollfd *fds, size_t max)
 	return px_sampler_pollfds(s, fds, max);
 }
 
+static int perf_read(void *s, struct px_count *counts)
+{
+	return px_sampler_read(s, counts);
+}
+
+static int perf_pause(void *s, bool on)
+{
+	return px_sampler_pause(s, on);
+}
+
+static bool perf_switch_due(const void *s)
+{
+	return px_sampler_switch_due(s);
+}
+
 const struct px_sampler_ops px_sampler_perf_ops = {
 	.name = "perf",
 	.open = perf_open,
@@ -114,4 +129,7 @@ const struct px_sampler_ops px_sampler_perf_ops = {
 	.stops = px_smpl_periods_change,
 	.exec = perf_exec,
 	.pollfds = perf_pollfds,
+	.read = perf_read,
+	.pause = perf_pause,
+	.switch_due = perf_switch_due,
 };

@@ -71,7 +71,12 @@ struct px_sampler {
 	struct px_records records;	/* mappings and tasks (side bands) */
 	unsigned char *rec;	/* one record, unwrapped */
 	int cb_ret;		/* a non-zero on_sample return */
+	uint64_t act_ovfls;	/* the trigger's overflows since its set
+				 * was last started */
 };
+
+static int check_trigger(const struct px_event *evs, size_t n,
+			 const struct px_smpl_pmd *pmds, const struct px_target *t);
 
 static int is_sampling(const struct pmd_state *p)
 {
@@ -147,7 +152,9 @@ static void fill_attr(struct px_sampler *s, const struct px_event *ev, size_t i,
 	a->disabled = i == 0;
 	a->enable_on_exec = i == 0 && t->enable_on_exec;
 	a->inherit = t->inherit;
-	a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	/* the times scale a set's sample counts when sets are switched */
+	a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+			 PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	a->sample_id_all = 1;
 	a->sample_type = SAMPLE_TYPE | (s->read_group ? PERF_SAMPLE_READ : 0);
 	/* the kernel allows its synchronous SIGTRAP only on events that end
@@ -156,10 +163,11 @@ static void fill_attr(struct px_sampler *s, const struct px_event *ev, size_t i,
 	a->sigtrap = s->stops && is_sampling(p);
 	if (is_sampling(p)) {
 		a->sample_period = p->kperiod;
-		if (p->cfg.random ||
+		if (p->cfg.random || p->cfg.switch_ovfls ||
 		    (s->o.no_block && s->o.format == PX_SMPL_DEFAULT && p->cfg.notify)) {
 			/* no_block: the tool hears of the sample that fills
-			 * the buffer at once, as perfmon2 notifies */
+			 * the buffer at once, as perfmon2 notifies; a
+			 * trigger: of the overflow that ends its set's turn */
 			a->wakeup_events = 1;
 		} else {
 			a->watermark = 1;
@@ -235,6 +243,8 @@ static int open_ring(struct px_sampler *s, const struct px_event *evs,
 	/* the mappings and tasks in a ring of their own, so that pausing
 	 * the samples (the mask) loses none of those and every record the
 	 * kernel reports lost in the samples' ring is an overflow */
+	if (s->o.no_sideband)
+		return 0;
 	return px_sideband_open(&r->side, t, r->cpu, s->stops);
 }
 
@@ -296,6 +306,8 @@ int px_sampler_open(const struct px_event *evs, size_t n,
 	    (t->pid <= 0 || t->cpu >= 0 || t->inherit || t->enable_on_exec))
 		return px_fail(EINVAL,
 			       "periods that change at overflows (randomised, or a short period other than the long) need the sampled task stopped at each overflow on this backend: one traced task after its exec, not children, CPUs or a task before exec");
+	if ((ret = check_trigger(evs, n, pmds, t)))
+		return ret;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return px_fail(ENOMEM, "out of memory");
@@ -358,26 +370,90 @@ out_close:
 	return ret;
 }
 
-/* Start or stop the group leaders and the side-band events. */
-static int ioctl_leaders(struct px_sampler *s, unsigned long req,
-			 const char *what)
+/* Start or stop the samples (the group leaders).  A trigger, the
+ * leader, is started for its switch_ovfls overflows: perf's event limit
+ * (PERF_EVENT_IOC_REFRESH) then stops the group in the overflow that
+ * ends its set's turn, as perfmon2 switches in its interrupt handler. */
+static int samples_ioctl(struct px_sampler *s, bool on)
 {
+	uint64_t limit = s->pmd[0].cfg.switch_ovfls;
+	unsigned long req = !on ? PERF_EVENT_IOC_DISABLE :
+			    limit ? PERF_EVENT_IOC_REFRESH : PERF_EVENT_IOC_ENABLE;
+
+	if (on)
+		s->act_ovfls = 0;
 	for (size_t r = 0; r < s->nrings; r++)
-		if (ioctl(s->rings[r].fds[0], req, 0) ||
-		    ioctl(s->rings[r].side.fd, req, 0))
-			return px_fail(errno, "cannot %s: %s", what,
-				       strerror(errno));
+		if (ioctl(s->rings[r].fds[0], req, on && limit ? (int)limit : 0))
+			return px_fail(errno, "cannot %s sampling: %s",
+				       on ? "start" : "stop", strerror(errno));
+	return 0;
+}
+
+static int sideband_ioctl(struct px_sampler *s, bool on)
+{
+	for (size_t r = 0; r < s->nrings; r++) {
+		int ret = on ? px_sideband_enable(&s->rings[r].side) :
+			       px_sideband_disable(&s->rings[r].side);
+
+		if (ret)
+			return ret;
+	}
 	return 0;
 }
 
 int px_sampler_enable(struct px_sampler *s)
 {
-	return ioctl_leaders(s, PERF_EVENT_IOC_ENABLE, "start sampling");
+	int ret = sideband_ioctl(s, true);
+
+	return ret ? ret : samples_ioctl(s, true);
 }
 
 int px_sampler_disable(struct px_sampler *s)
 {
-	return ioctl_leaders(s, PERF_EVENT_IOC_DISABLE, "stop sampling");
+	int ret = samples_ioctl(s, false);
+
+	return ret ? ret : sideband_ioctl(s, false);
+}
+
+int px_sampler_pause(struct px_sampler *s, bool on)
+{
+	return samples_ioctl(s, on);
+}
+
+bool px_sampler_switch_due(const struct px_sampler *s)
+{
+	uint64_t limit = s->pmd[0].cfg.switch_ovfls;
+
+	return limit && s->act_ovfls >= limit;
+}
+
+/* A trigger on this backend is the first event (the group leader, which
+ * perf's event limit stops with its group), on one task or CPU: perf
+ * refuses an event limit on inherited events. */
+static int check_trigger(const struct px_event *evs, size_t n,
+			 const struct px_smpl_pmd *pmds, const struct px_target *t)
+{
+	for (size_t i = 1; i < n; i++)
+		if (pmds[i].switch_ovfls)
+			return px_fail(EINVAL,
+				       "'%s' cannot switch its set on its overflows on the perf backend: only the set's first event can (perf stops a group on its leader's overflows); list it first, or use --backend=module",
+				       evs[i].name);
+	/* perf starts no uprobe or tracepoint event again after its limit
+	 * stopped it (kernel 6.18: it counts nothing more): the set's next
+	 * turns would record nothing */
+	if (pmds[0].switch_ovfls && evs[0].kind == PX_EVENT_GENERIC &&
+	    evs[0].type != PERF_TYPE_HARDWARE && evs[0].type != PERF_TYPE_SOFTWARE &&
+	    evs[0].type != PERF_TYPE_HW_CACHE && evs[0].type != PERF_TYPE_RAW)
+		return px_fail(EINVAL,
+			       "'%s' cannot switch its set on its overflows on the perf backend: perf does not restart a uprobe or tracepoint event stopped by its overflow limit; use a software or hardware event as the trigger, or --backend=module",
+			       evs[0].name);
+	if (pmds[0].switch_ovfls > INT_MAX)
+		return px_fail(EINVAL, "a set switches after at most %d overflows on the perf backend",
+			       INT_MAX);
+	if (pmds[0].switch_ovfls && t->inherit)
+		return px_fail(EINVAL,
+			       "switching sets on overflows follows one task on the perf backend (perf limits no inherited event): drop --follow-*, or use --backend=module");
+	return 0;
 }
 
 static int set_period(struct px_sampler *s, size_t pmd, uint64_t period)
@@ -401,7 +477,7 @@ int px_sampler_body(void *sampler, unsigned set, unsigned ovfl_pmd)
 {
 	struct px_sampler *s = sampler;
 
-	if (set != 0 || ovfl_pmd >= s->n || !is_sampling(&s->pmd[ovfl_pmd]))
+	if (set != s->o.set || ovfl_pmd >= s->n || !is_sampling(&s->pmd[ovfl_pmd]))
 		return -1;
 	return (int)s->pmd[ovfl_pmd].nbody;
 }
@@ -578,10 +654,14 @@ static int decode_sample(struct px_sampler *s, const struct ring *r,
 	}
 	x.last_reset_val = -s->pmd[pmd].cur_period;
 	x.ovfl_pmd = (uint16_t)pmd;
+	x.set = s->o.set;
+	if (pmd == 0)
+		s->act_ovfls++;
 	s->pmd[pmd].reloaded = true;
 	if (s->read_group) {
 		uint64_t nr = u[k++];
 
+		k += 2;		/* time enabled and running */
 		if (nr > s->n || k + 2 * nr > nu)
 			return 0;
 		for (uint64_t j = 0; j < nr; j++, k += 2) {
@@ -639,30 +719,59 @@ static int drain_ring(struct px_sampler *s, struct ring *r)
 	return px_ring_drain(&r->samples, s->rec, decode, &ctx);
 }
 
+/* Add ring r's group read to the counts of the PMDs' events: the counts
+ * add up over the rings (the CPUs of inherited events), and so does the
+ * time each ran; every ring's event was enabled the whole time. */
+static int read_ring(const struct px_sampler *s, const struct ring *r,
+		     struct px_count *c)
+{
+	uint64_t buf[3 + 2 * PX_SMPL_MAX_PMDS];
+	ssize_t got = read(r->fds[0], buf, sizeof(buf));
+
+	if (got < (ssize_t)(3 * sizeof(uint64_t)) || buf[0] > s->n ||
+	    (size_t)got < (3 + 2 * buf[0]) * sizeof(uint64_t))
+		return px_fail(got < 0 ? errno : EIO, "cannot read the sampled counters: %s",
+			       got < 0 ? strerror(errno) : "short read");
+	for (uint64_t j = 0; j < buf[0]; j++) {
+		int m = find_pmd(r, s->n, buf[4 + 2 * j]);
+
+		if (m < 0)
+			continue;
+		c[m].value += buf[3 + 2 * j];
+		if (buf[1] > c[m].enabled)
+			c[m].enabled = buf[1];
+		c[m].running += buf[2];
+	}
+	return 0;
+}
+
+int px_sampler_read(struct px_sampler *s, struct px_count *c)
+{
+	memset(c, 0, s->n * sizeof(*c));
+	for (size_t r = 0; r < s->nrings; r++) {
+		int ret = read_ring(s, &s->rings[r], c);
+
+		if (ret)
+			return ret;
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		c[i].value += s->pmd[i].base;
+		if (s->pmd[i].same_as >= 0)
+			c[i] = c[s->pmd[i].same_as];
+	}
+	return 0;
+}
+
 /* The counts of the PMDs' events (the one ring of a stopping sampler),
  * earlier programs' included. */
 static int read_totals(struct px_sampler *s, uint64_t *total)
 {
-	const struct ring *r = &s->rings[0];
-	uint64_t buf[1 + 2 * PX_SMPL_MAX_PMDS];
-	ssize_t got = read(r->fds[0], buf, sizeof(buf));
+	struct px_count c[PX_SMPL_MAX_PMDS];
+	int ret = px_sampler_read(s, c);
 
-	if (got < (ssize_t)sizeof(uint64_t) || buf[0] > s->n ||
-	    (size_t)got < (1 + 2 * buf[0]) * sizeof(uint64_t))
-		return px_fail(got < 0 ? errno : EIO, "cannot read the sampled counters: %s",
-			       got < 0 ? strerror(errno) : "short read");
-	for (size_t i = 0; i < s->n; i++)
-		total[i] = s->pmd[i].base;
-	for (uint64_t j = 0; j < buf[0]; j++) {
-		int m = find_pmd(r, s->n, buf[2 + 2 * j]);
-
-		if (m >= 0)
-			total[m] += buf[1 + 2 * j];
-	}
-	for (size_t i = 0; i < s->n; i++)
-		if (s->pmd[i].same_as >= 0)
-			total[i] = total[s->pmd[i].same_as];
-	return 0;
+	for (size_t i = 0; !ret && i < s->n; i++)
+		total[i] = c[i].value;
+	return ret;
 }
 
 /* A stopping sampler is drained with its task stopped just after an
