@@ -61,7 +61,8 @@ static void text_count(FILE *f, const struct smpl_count *c, const void *arg)
 	fputc('\n', f);
 }
 
-/* samples,EVENT,SET,RAW,SCALED,ACTIVE_PCT,CI95_PCT (unknown: empty) */
+/* samples,EVENT,SET,RAW,SCALED,ACTIVE_PCT,CI95_PCT,COUNT (unknown: empty);
+ * COUNT: what the event counted while its set was active */
 static void csv_count(FILE *f, const struct smpl_count *c, const void *arg)
 {
 	const char *sep = arg;
@@ -77,7 +78,7 @@ static void csv_count(FILE *f, const struct smpl_count *c, const void *arg)
 		fputs("0.00", f);
 	else if (c->v->state == PX_SCALED && isfinite(c->v->ci95_pct))
 		fprintf(f, "%.2f", c->v->ci95_pct);
-	fputc('\n', f);
+	fprintf(f, "%s%" PRIu64 "\n", sep, c->v->raw);
 }
 
 static void json_count(FILE *f, const struct smpl_count *c, const void *arg)
@@ -87,7 +88,8 @@ static void json_count(FILE *f, const struct smpl_count *c, const void *arg)
 	fputs(*first ? "{\"event\":" : ",{\"event\":", f);
 	*first = false;
 	px_json_string(f, c->name);
-	fprintf(f, ",\"set\":%zu,\"samples\":%" PRIu64, c->set, c->raw);
+	fprintf(f, ",\"set\":%zu,\"samples\":%" PRIu64 ",\"count\":%" PRIu64,
+		c->set, c->raw, c->v->raw);
 	px_json_number(f, ",\"scaled\":%.0f", c->scaled);
 	fprintf(f, ",\"active_pct\":%.2f,\"status\":\"%s\"", c->v->active_pct,
 		px_state_name(c->v->state));
@@ -204,6 +206,8 @@ static void print_csv(FILE *f, const struct px_smpl_session *s, size_t top, cons
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		fprintf(f, "summary%s%s%s%" PRIu64 "\n", sep, rows[i].k, sep, rows[i].v);
+	for (size_t k = 0; k < s->o.nsets; k++)
+		fprintf(f, "summary%sset_runs_%zu%s%" PRIu64 "\n", sep, k, sep, s->set_runs[k]);
 	each_sampling_event(s, csv_count, f, sep);
 	for (size_t e = 0; e < nev; e++) {
 		struct px_profile_entry *v = NULL;
@@ -239,7 +243,7 @@ static void print_json(FILE *f, const struct px_smpl_session *s, size_t top)
 		",\"lost_ring\":%" PRIu64 ",\"lost_saturated\":%" PRIu64 ",\"overwritten\":%" PRIu64
 		",\"buffer_full\":%" PRIu64 ",\"notifications\":%" PRIu64 ",\"restarts\":%" PRIu64
 		",\"exit_code\":%d,\"overflows\":%" PRIu64 ",\"throttled\":%" PRIu64
-		",\"mapping_records_lost\":%" PRIu64 "},\"events\":[",
+		",\"mapping_records_lost\":%" PRIu64 "}",
 		s->o.smpl.format == PX_SMPL_DOUBLE_BUFFER ? "double-buffer" : "default",
 		st->samples, px_smpl_lost_total(st), st->lost, st->dropped, st->overwritten,
 		st->buffer_full, st->notifications, st->restarts, s->run.exit_code,
@@ -247,6 +251,10 @@ static void print_json(FILE *f, const struct px_smpl_session *s, size_t top)
 	{
 		bool first = true;
 
+		fputs(",\"set_runs\":[", f);
+		for (size_t k = 0; k < s->o.nsets; k++)
+			fprintf(f, "%s%" PRIu64, k ? "," : "", s->set_runs[k]);
+		fputs("],\"events\":[", f);
 		each_sampling_event(s, json_count, f, &first);
 	}
 	fputs("],\"profile\":[", f);

@@ -315,11 +315,6 @@ PY
 	[ ! -e "$T/x" ]
 }
 
-@test "what sampling cannot do is refused by name" {
-	run -2 --separate-stderr "$PFMON" -e cpu-clock -e task-clock --long-smpl-periods=10 "$W/calls" 10
-	[[ $stderr == *"one event set"*"cannot multiplex"* ]]
-}
-
 @test "sampling with --backend=module and no module loaded says how to load it" {
 	[ -e /dev/perfmon ] && skip "the perfmon module is loaded here (tests/module covers it)"
 	run -1 --separate-stderr "$PFMON" --backend=module -e cpu-clock --long-smpl-periods=10 "$W/calls" 10

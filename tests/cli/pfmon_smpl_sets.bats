@@ -1,0 +1,145 @@
+#!/usr/bin/env bats
+# pfmon sampling several event sets on the perf backend: each set's
+# sampler runs in its set's turns (--switch-timeout, or --switch-ovfls
+# overflows of its first event), every sample carries its set, and each
+# set's sample counts are also given scaled by its share of the time.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load helpers
+	PFMON=$ROOT/build/bin/pfmon
+	FIRST="uprobe:$W/two_calls:first_function"
+	SECOND="uprobe:$W/two_calls:second_function"
+	T=$(mktemp -d)
+}
+
+teardown() {
+	rm -rf "$T"
+}
+
+# The sets of a text sample file's samples in time order, as runs:
+# "SET LENGTH" per line.
+set_runs() { # file
+	awk 'NR > 1 && !/^#/ { print $8, $5 }' "$1" | sort -n -k1,1 |
+		awk '{ print $2 }' | uniq -c | awk '{ print $2, $1 }'
+}
+
+@test "two sets sampling a uprobe each: every sample in its set's turns, samples equal the calls counted in them" {
+	run -0 --separate-stderr "$PFMON" --json -e "$FIRST" --long-smpl-periods=1 \
+		-e "$SECOND" --long-smpl-periods=1 --switch-timeout=5 \
+		--smpl-outfile="$T/s.jsonl" --resolve-addresses "$W/two_calls" 40000
+	echo "$output" > "$T/out.json"
+	python3 - "$T/out.json" "$T/s.jsonl" <<'PY'
+import itertools, json, sys
+out = json.load(open(sys.argv[1]))
+ev = {e["set"]: e for e in out["events"]}
+runs = out["set_runs"]
+print("turns", runs, "events", ev)
+assert out["summary"]["lost"] == 0, out["summary"]
+for s, func in ((0, "first_function"), (1, "second_function")):
+    e = ev[s]
+    # period 1: a sample for each call the set's own counter saw in its turns
+    assert e["samples"] == e["count"] > 0, e
+    assert 0 < e["active_pct"] < 100 and e["status"] == "scaled", e
+    prof = [p for p in out["profile"] if p["event"].endswith("(set %d)" % s)][0]
+    assert prof["entries"][0]["name"] == func and prof["samples"] == e["samples"], prof
+# the sample file: set 0's samples are first_function's, set 1's second's
+rows = [r for r in map(json.loads, open(sys.argv[2])) if "tstamp" in r]
+assert len(rows) == ev[0]["samples"] + ev[1]["samples"]
+for r in rows:
+    assert (r["set"], r["func"]) in ((0, "first_function"), (1, "second_function")), r
+# in time order the sets' samples come in runs, never more runs of a set
+# than it had turns: no sample is taken in another set's turn
+rows.sort(key=lambda r: r["tstamp"])
+seq = [k for k, _ in itertools.groupby(r["set"] for r in rows)]
+print("runs", len(seq))
+assert len(seq) >= 4, seq
+for s in (0, 1):
+    assert seq.count(s) <= runs[s], (seq.count(s), runs)
+# the calls come in pairs, each set sees one of each pair in its turns:
+# together they see every call but the pairs a switch splits
+total = ev[0]["samples"] + ev[1]["samples"]
+assert 40000 - sum(runs) <= total <= 40000, (total, runs)
+PY
+}
+
+@test "a set switched after N overflows of its trigger records exactly N samples in each turn" {
+	run -0 --separate-stderr "$PFMON" --json -e page-faults --long-smpl-periods=1 --switch-ovfls=5 \
+		-e task-clock --long-smpl-periods=100000 --switch-timeout=2 \
+		--smpl-outfile="$T/s.jsonl" "$W/touch_pages" 3000
+	echo "$output" > "$T/out.json"
+	python3 - "$T/out.json" "$T/s.jsonl" <<'PY'
+import itertools, json, sys
+out = json.load(open(sys.argv[1]))
+runs = out["set_runs"]
+rows = sorted((r for r in map(json.loads, open(sys.argv[2])) if "tstamp" in r),
+              key=lambda r: r["tstamp"])
+turns = [(k, len(list(g))) for k, g in itertools.groupby(r["set"] for r in rows)]
+print("turns", runs, "runs of samples", turns)
+assert out["summary"]["lost"] == 0, out["summary"]
+zero = [n for s, n in turns if s == 0]
+assert len(zero) >= 3, turns
+# every turn of set 0 ends at its 5th overflow; the last may be cut short
+assert all(n == 5 for n in zero[:-1]) and 0 < zero[-1] <= 5, zero
+assert len(zero) <= runs[0] <= len(zero) + 1, (zero, runs)
+PY
+}
+
+# pct EVENT FUNC from a JSON output: the function's share of the event's samples
+pct() { # json event-suffix func
+	python3 -c '
+import json, sys
+out = json.load(open(sys.argv[1]))
+p = [p for p in out["profile"] if p["event"].endswith(sys.argv[2])][0]
+print([e for e in p["entries"] if e["name"] == sys.argv[3]][0]["pct"])' "$@"
+}
+
+@test "two sets sampling cpu-clock and task-clock on split: each hot share within 3 points of one set's" {
+	run -0 --separate-stderr "$PFMON" --json -e cpu-clock --long-smpl-periods=100000 \
+		--profile-top=0 "$W/split" 3000
+	echo "$output" > "$T/one.json"
+	run -0 --separate-stderr "$PFMON" --json -e cpu-clock --long-smpl-periods=100000 \
+		-e task-clock --long-smpl-periods=100000 --switch-timeout=10 --profile-top=0 "$W/split" 3000
+	echo "$output" > "$T/two.json"
+	one=$(pct "$T/one.json" cpu-clock heavy_function)
+	a=$(pct "$T/two.json" "(set 0)" heavy_function)
+	b=$(pct "$T/two.json" "(set 1)" heavy_function)
+	echo "heavy_function: one set $one%, set 0 $a%, set 1 $b%"
+	python3 -c "import sys; o, a, b = map(float, sys.argv[1:]); assert abs(a - o) <= 3 and abs(b - o) <= 3" "$one" "$a" "$b"
+}
+
+@test "the sample counts of sets are given raw and scaled, in text and CSV" {
+	run -0 --separate-stderr "$PFMON" -e "$FIRST" --long-smpl-periods=1 \
+		-e "$SECOND" --long-smpl-periods=1 --switch-timeout=5 "$W/two_calls" 20000
+	assert_line --regexp "^samples of $FIRST \(set 0\): [0-9]+, scaled [0-9]+ \(set active [0-9.]+%, \+- [0-9.]+%\)$"
+	assert_line --regexp "^set activations +[0-9]+ [0-9]+$"
+	run -0 --separate-stderr "$PFMON" -x, -e "$FIRST" --long-smpl-periods=1 \
+		-e "$SECOND" --long-smpl-periods=1 --switch-timeout=5 "$W/two_calls" 20000
+	assert_line --regexp "^samples,$SECOND,1,[0-9]+,[0-9]+,[0-9.]+,[0-9.]+,[0-9]+$"
+	assert_line --regexp "^summary,set_runs_1,[0-9]+$"
+}
+
+@test "sampling options of sets: every bad combination is refused with what to do" {
+	run -2 --separate-stderr "$PFMON" -e cpu-clock -e task-clock --long-smpl-periods=10 "$W/calls" 10
+	assert_equal "$stderr" "pfmon: event set 0 (-e number 1): sampling options need --long-smpl-periods=N,...: the period of each sampling event, in order, after each set's -e"
+	run -2 --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=10 --long-smpl-periods=20 "$W/calls" 10
+	[[ $stderr == *"--long-smpl-periods given twice for event set 0"* ]]
+	run -2 --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=10 --switch-ovfls=3 "$W/calls" 10
+	[[ $stderr == *"--switch-ovfls switches event sets"* ]]
+	run -2 --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=10 --switch-ovfls=3,4 \
+		-e task-clock --long-smpl-periods=10 "$W/calls" 10
+	[[ $stderr == *"event set 0"*"--switch-ovfls gives 2 counts for 1 sampling events"* ]]
+	run -2 --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=1000 --smpl-periods-random=0xf:3 \
+		-e task-clock --long-smpl-periods=1000 "$W/calls" 10
+	[[ $stderr == *"several event sets"*"--backend=module"* ]]
+	run -2 --separate-stderr "$PFMON" --follow-all -e page-faults --long-smpl-periods=10 --switch-ovfls=3 \
+		-e task-clock --long-smpl-periods=1000 "$W/calls" 10
+	[[ $stderr == *"--switch-ovfls switches the sets of one task"* ]]
+	run -1 --separate-stderr "$PFMON" -e "$FIRST" --long-smpl-periods=1 --switch-ovfls=3 \
+		-e task-clock --long-smpl-periods=1000 "$W/two_calls" 10
+	[[ $stderr == *"perf does not restart a uprobe"*"--backend=module"* ]]
+	run -1 --separate-stderr "$PFMON" -e task-clock,page-faults --long-smpl-periods=1000,1 --switch-ovfls=3,3 \
+		-e cpu-clock --long-smpl-periods=1000 "$W/calls" 10
+	[[ $stderr == *"'page-faults' cannot switch its set"*"only the set's first event"* ]]
+}
