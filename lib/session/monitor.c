@@ -139,7 +139,8 @@ static int read_set(struct px_monitor *m, struct px_unit *u, size_t s,
 	void *sp = set_sampler(m, u, s);
 
 	if (m->opts.sampling)
-		return sp ? m->opts.sampling->ops->read(sp, counts) : -ENOENT;
+		return sp && m->opts.sampling->ops->read ?
+		       m->opts.sampling->ops->read(sp, counts) : -ENOENT;
 	return u->states[s] ? m->opts.backend->read(u->states[s], counts) : -ENOENT;
 }
 
@@ -1055,7 +1056,7 @@ static int read_samplers(struct px_monitor *m)
 			size_t at = px_monitor_index(m, m->nsamplers > 1 ? k : 0, 0);
 			int ret;
 
-			if (!u->samplers[k])
+			if (!u->samplers[k] || !m->opts.sampling->ops->read)
 				continue;
 			ret = m->opts.sampling->ops->read(u->samplers[k], &u->counts[at]);
 			if (ret)
