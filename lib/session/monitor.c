@@ -339,8 +339,10 @@ static int start_session(struct loop *l)
 	m->set_runs[0]++;
 	for (size_t i = 0; i < m->nunits; i++) {
 		struct px_unit *u = &m->units[i];
-		int ret = !m->opts.sampling ? enable_set(m, u, 0, true) :
-			  u->samplers[0] ? 0 : open_sampler(m, u, false);
+		/* samplers opened before the exec: the first set's samples
+		 * began there, a trigger's begin now */
+		int ret = !m->opts.sampling || u->samplers[0] ? enable_set(m, u, 0, true) :
+			  open_sampler(m, u, false);
 
 		if (ret)
 			return ret;

@@ -73,6 +73,7 @@ struct px_sampler {
 	int cb_ret;		/* a non-zero on_sample return */
 	uint64_t act_ovfls;	/* the trigger's overflows since its set
 				 * was last started */
+	bool for_exec;		/* the samples start at the task's exec */
 };
 
 static int check_trigger(const struct px_event *evs, size_t n,
@@ -150,7 +151,8 @@ static void fill_attr(struct px_sampler *s, const struct px_event *ev, size_t i,
 
 	px_perf_event_attr(ev, a);
 	a->disabled = i == 0;
-	a->enable_on_exec = i == 0 && t->enable_on_exec;
+	/* a trigger is started by the tool with its overflow limit */
+	a->enable_on_exec = i == 0 && t->enable_on_exec && !p->cfg.switch_ovfls;
 	a->inherit = t->inherit;
 	/* the times scale a set's sample counts when sets are switched */
 	a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
@@ -313,6 +315,7 @@ int px_sampler_open(const struct px_event *evs, size_t n,
 		return px_fail(ENOMEM, "out of memory");
 	s->n = n;
 	s->o = *o;
+	s->for_exec = t->enable_on_exec;
 	s->stops = px_smpl_periods_change(pmds, n);
 	if (!s->o.ring_pages)
 		s->o.ring_pages = DEFAULT_RING_PAGES;
@@ -401,11 +404,15 @@ static int sideband_ioctl(struct px_sampler *s, bool on)
 	return 0;
 }
 
+/* The records of mappings and tasks start now, to have every mapping of
+ * the exec to come; the samples of a task before its exec are not its
+ * command's: they start at the exec (enable_on_exec), or, a trigger, when
+ * the tool starts its set there. */
 int px_sampler_enable(struct px_sampler *s)
 {
 	int ret = sideband_ioctl(s, true);
 
-	return ret ? ret : samples_ioctl(s, true);
+	return ret || s->for_exec ? ret : samples_ioctl(s, true);
 }
 
 int px_sampler_disable(struct px_sampler *s)
