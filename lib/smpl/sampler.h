@@ -7,6 +7,13 @@
  * group.  An event with a period samples; the others only count and are
  * recorded in the bodies of the samples whose smpl_pmds name them.
  *
+ * Event sets: on perf_events a sampler samples one set (o->set, recorded
+ * in its samples), and the session (lib/session/monitor.c) opens one per
+ * set and switches them with pause(); a set's trigger (switch_ovfls, its
+ * first event) is started with perf's event limit, which stops the group
+ * at the overflow that ends the set's turn.  The module's sampler opens
+ * every set in one context (open_sets) and the kernel switches them.
+ *
  * How the perfmon2 semantics map onto perf_events:
  *  - the sampling buffer is a user-space buffer in the chosen format; the
  *    perf ring buffer only carries the kernel's records to it;
