@@ -5,7 +5,9 @@
 # N samples per activation (the target switches before it runs on), each
 # sample carries the set whose PMD overflowed and is decoded by it, and
 # a switch held back by a full buffer happens at the restart, before the
-# blocked target runs again.
+# blocked target runs again.  Then the library's module sampler
+# (px_sampler_module_ops: open_sets, read, activations, set_runs) on the
+# same measurement.
 bats_require_minimum_version 1.5.0
 
 setup() {
@@ -49,3 +51,9 @@ setup() {
 	assert_output --regexp '^end 1 samples ([0-9]+) bad 0 runs [0-9]+ ([2-9]|[1-9][0-9]+) runs_bad 0 body_bad 0 notes 0 lost 0 ovfls \1 switch_pmds 1$'
 }
 
+@test "the library's module sampler: open_sets, read, activations and set_runs" {
+	run -0 smpl_ops 1000 16
+	assert_output "samples 1250 bad 0 runs 250 250 runs_bad 0 seq exact stats whole notes some count exact enabled both read kernel's acts kernel's setruns exact"
+	run -0 smpl_ops 1000 2000
+	assert_output "samples 1250 bad 0 runs 250 250 runs_bad 0 seq exact stats whole notes none count exact enabled both read kernel's acts kernel's setruns exact"
+}
