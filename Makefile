@@ -54,6 +54,11 @@ LIB = $(B)/libpx.a
 CMDS = $(B)/bin/perfex $(B)/bin/pfmon
 UNIT_SRCS = $(wildcard tests/unit/test_*.c)
 UNIT_BINS = $(UNIT_SRCS:%.c=$(B)/%)
+# The module suite's helpers that drive the library (the others in
+# tests/module/ use /dev/perfmon alone and are built by scripts/vm/lib.sh);
+# they run in the test guest.
+MODULE_LIB_SRCS = tests/module/smpl_ops.c
+MODULE_LIB_BINS = $(MODULE_LIB_SRCS:%.c=$(B)/%)
 WORKLOAD_SRCS = $(wildcard tests/workloads/*.c)
 # refault_static: refault linked statically, so a run is its loop from
 # the first instruction, without the dynamic loader's start-up (whose
@@ -64,7 +69,7 @@ WORKLOADS = $(WORKLOAD_SRCS:%.c=$(B)/%) $(B)/tests/workloads/refault_static
 
 SYMBOLS_WORKLOAD = tests/workloads/symbols/build/.done
 
-all: $(CMDS) $(UNIT_BINS) $(WORKLOADS) $(SYMBOLS_WORKLOAD)
+all: $(CMDS) $(UNIT_BINS) $(MODULE_LIB_BINS) $(WORKLOADS) $(SYMBOLS_WORKLOAD)
 
 $(LIB): $(LIB_OBJS)
 	$(AR) rcs $@ $^
@@ -100,6 +105,10 @@ $(B)/bin/perfex: LDLIBS = -lpopt -lpfm -lelf -lz -lm -lpthread
 $(B)/tests/unit/test_%: tests/unit/test_%.c $(wildcard tests/unit/*.h) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(INTERNAL_CFLAGS) -Itests/unit -DPX_TREE='"$(CURDIR)"' -o $@ $< $(LIB) $(LDLIBS)
+
+$(B)/tests/module/%: tests/module/%.c tests/module/pfm_util.h $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(INTERNAL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
 # Workloads are the measured programs: no optimisation that could fold
 # their loops away, frame pointers and debug info for the sampling tests.

@@ -1019,14 +1019,18 @@ int pfm_ctx_restart(struct pfm_context *ctx)
 	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
 	for (i = 0; i < PFM_NUM_COUNTERS; i++)
 		pfm_counter_arm(ctx, &set->ctr[i]);
-	/* the blocked target runs again once its counters are armed */
-	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
-	pfm_unblock_locked(ctx);
-	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
 	if (ctx->started)
 		pfm_set_clock(ctx, true);
 	if (ctx->started && ctx->switch_pending)
 		pfm_switch_to(ctx, pfm_next_set(ctx, set));
+	/*
+	 * The blocked target runs again once its counters are armed and a
+	 * switch held back by the mask is done: none of its events falls
+	 * in the set it leaves (a trigger's set records exactly its count).
+	 */
+	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
+	pfm_unblock_locked(ctx);
+	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
 	return 0;
 }
 

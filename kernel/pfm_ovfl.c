@@ -292,6 +292,64 @@ static void pfm_short_reset(struct pfm_set *set, struct pfm_counter *c,
 	}
 }
 
+/* The target switches sets itself, on its way back to user mode. */
+static void pfm_switcher_work(struct callback_head *head)
+{
+	struct pfm_switcher *sw = container_of(head, struct pfm_switcher, work);
+	struct pfm_context *ctx;
+	unsigned long flags;
+
+	mutex_lock(&sw->lock);
+	ctx = sw->ctx;
+	if (ctx) {
+		raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
+		sw->queued = false;
+		raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
+		pfm_ctx_switch_pending(ctx);
+	}
+	mutex_unlock(&sw->lock);
+	if (refcount_dec_and_test(&sw->ref))
+		kfree(sw);
+	module_put(THIS_MODULE);
+}
+
+/*
+ * Queue the pending switch on the target itself when the timer or an
+ * overflow interrupted it (ovfl_lock held); false when it cannot be (a
+ * CPU context, another task, an exiting target): the work item does it.
+ */
+static bool pfm_switch_on_target(struct pfm_context *ctx)
+{
+	struct pfm_switcher *sw = ctx->switcher;
+
+	if (!sw || !ctx->task || current != ctx->task)
+		return false;
+	if (sw->queued)		/* on a former target: the work item switches */
+		return sw->queued_on == current;
+	if (!pfm_queue_on_current(&sw->work, pfm_switcher_work, &sw->ref))
+		return false;
+	sw->queued = true;
+	sw->queued_on = current;
+	return true;
+}
+
+/*
+ * An overflow made a switch due (ovfl_lock held, not masked): the target
+ * switches before it runs on, so that a set switched after N overflows
+ * records exactly N samples per activation.  True when the irq_work must
+ * run: the work item switches (a CPU context, another task, an exiting
+ * target), or the overflow came in NMI, whose return to user mode does
+ * not look at TIF_NOTIFY_RESUME: the irq_work's self-interrupt makes the
+ * target's way back run the task work, as for a blocking notification.
+ * The work item it also schedules may switch first; the target then
+ * waits for it on ctx->lock in the task work and finds the switch done,
+ * so it runs none of its code in the old set either way.
+ */
+static bool pfm_switch_due(struct pfm_context *ctx)
+{
+	return !pfm_switch_on_target(ctx) || in_nmi();
+}
+
 /*
  * The overflows of PMD c that wrapped to pmd, counted from its value:
  * the one that wrapped it and every period of base (the value it would
@@ -309,19 +367,21 @@ static u64 pfm_periods(u64 pmd, u64 base)
 /*
  * PMD c of the active set went past 2^64, to pmd, the event at count,
  * not masked.  With a format, the overflows before this one that came
- * without an interrupt are counted lost.
+ * without an interrupt are counted lost.  A trigger that reaches 0
+ * makes a switch due: done by the target before it runs on when the
+ * overflow did not mask (pfm_switch_due()), else at the restart.
  */
 static void pfm_overflow(struct pfm_context *ctx, struct pfm_set *set,
 			 struct pfm_counter *c, u64 count, u64 pmd,
 			 struct pt_regs *regs)
 {
-	bool kick = false;
+	bool kick = false, due = false;
 
 	if ((set->flags & PFM_SETFL_OVFL_SWITCH) && c->switch_cnt &&
 	    c->switch_left && !--c->switch_left) {
 		pfm_set_bit(set->switch_pmds, c->num);
 		ctx->switch_pending = true;
-		kick = true;
+		due = true;
 	}
 	if (ctx->smpl) {
 		/* the format records and decides (spec 4.2 step 4) */
@@ -349,6 +409,8 @@ static void pfm_overflow(struct pfm_context *ctx, struct pfm_set *set,
 	}
 	/* handled in the kernel: short reset of the PMD and its reset_pmds */
 	pfm_short_reset(set, c, count);
+	if (due)
+		kick |= pfm_switch_due(ctx);
 	if (kick)
 		irq_work_queue(&ctx->irq_work);
 }
@@ -498,47 +560,6 @@ void pfm_ovfl_handler(struct perf_event *ev, struct perf_sample_data *data,
 		pfm_overflow(ctx, set, c, count, pmd, regs);
 out:
 	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
-}
-
-/* The target switches sets itself, on its way back to user mode. */
-static void pfm_switcher_work(struct callback_head *head)
-{
-	struct pfm_switcher *sw = container_of(head, struct pfm_switcher, work);
-	struct pfm_context *ctx;
-	unsigned long flags;
-
-	mutex_lock(&sw->lock);
-	ctx = sw->ctx;
-	if (ctx) {
-		raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
-		sw->queued = false;
-		raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
-		pfm_ctx_switch_pending(ctx);
-	}
-	mutex_unlock(&sw->lock);
-	if (refcount_dec_and_test(&sw->ref))
-		kfree(sw);
-	module_put(THIS_MODULE);
-}
-
-/*
- * Queue the pending switch on the target itself when the timer
- * interrupted it (ovfl_lock held); false when it cannot be (a CPU
- * context, another task, an exiting target): the work item does it.
- */
-static bool pfm_switch_on_target(struct pfm_context *ctx)
-{
-	struct pfm_switcher *sw = ctx->switcher;
-
-	if (!sw || !ctx->task || current != ctx->task)
-		return false;
-	if (sw->queued)		/* on a former target: the work item switches */
-		return sw->queued_on == current;
-	if (!pfm_queue_on_current(&sw->work, pfm_switcher_work, &sw->ref))
-		return false;
-	sw->queued = true;
-	sw->queued_on = current;
-	return true;
 }
 
 /* The set-switch timer: the active set's timeout has run out. */

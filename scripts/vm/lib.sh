@@ -120,6 +120,10 @@ vm_initramfs() {
 	for f in $HELPERS; do
 		vm_copy_bin "$root" "$VM_DIR/bin/$f" "/opt/pfm/bin/$f"
 	done
+	# the helpers built with the library by `make all`
+	for f in build/tests/module/*; do
+		[ -f "$f" ] && [ -x "$f" ] && vm_copy_bin "$root" "$f" "/opt/pfm/bin/${f##*/}"
+	done
 	mkdir -p "$root/opt/pfm/workloads" "$root/opt/pfm/tests"
 	for f in build/tests/workloads/*; do
 		[ -f "$f" ] && [ -x "$f" ] && vm_copy_bin "$root" "$f" "/opt/pfm/workloads/${f##*/}"

@@ -1483,7 +1483,8 @@ static void sc_sets_timeout(int argc, char **argv)
 
 /*
  * sets_ovfl: set0 switches after 2 overflows of PMD0 (calls of counted(),
- * period 10), set1 counts calls from then on.  25 calls: set1 counts 5.
+ * period 10), set1 counts calls from then on.  25 calls in a row: set1
+ * counts 5.
  */
 static void sc_sets_ovfl(int argc, char **argv)
 {
@@ -1506,9 +1507,9 @@ static void sc_sets_ovfl(int argc, char **argv)
 		die("set1");
 	if (pfm_load_pid(fd, 0, 0) || pfm_start(fd))
 		die("load/start");
-	call_counted(20);
-	usleep(100000);		/* the switch is done by a work item */
-	call_counted(5);
+	/* the switch is done by this thread before it returns to user
+	 * mode from the 20th call's overflow: the 21st counts in set1 */
+	call_counted(25);
 	pfm_flags_cmd(fd, PFM_STOP);
 	ctxinfo(fd, &ci);
 	memset(&p, 0, sizeof(p));
@@ -1641,6 +1642,280 @@ static void sc_smpl_hold(int argc, char **argv)
 		pause();
 }
 
+/* --- sampling with event sets ------------------------------------------- */
+
+/* The second function of the set tests: set 1 samples its calls. */
+__attribute__((noinline, used)) void counted2(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+static void call_both(long n)
+{
+	for (long i = 0; i < n; i++) {
+		counted();
+		counted2();
+	}
+}
+
+/* What smpl_switch expects and finds, sample after sample. */
+struct switch_check {
+	pid_t pid;
+	long n0, n1;		/* the triggers' counts; n1 0: set 1 is timed */
+	uint64_t *want;		/* ovfl:ovfl, the expected samples: set in
+				 * bit 63, set 0's body value below */
+	size_t nwant;
+	uint64_t samples, bad, seq_bad, body_bad, runs_bad;
+	uint64_t runs[2];	/* runs of samples of each set */
+	int cur;		/* the set of the current run, -1 before */
+	long len;		/* its length so far */
+	uint64_t last_body;	/* set 0's body value in its last sample */
+	int have_body;
+};
+
+/* A run of samples of set k of len samples ended (not the last one). */
+static void switch_run_end(struct switch_check *k, int set, long len)
+{
+	if (set == 0 && (k->n1 ? len != k->n0 : len % k->n0))
+		k->runs_bad++;
+	if (set == 1 && k->n1 && len != k->n1)
+		k->runs_bad++;
+}
+
+/* One sample of set `set` with set 0's body value v (set 0 only). */
+static void switch_sample(struct switch_check *k, int set, uint64_t v)
+{
+	if (set != k->cur) {
+		if (k->cur >= 0)
+			switch_run_end(k, k->cur, k->len);
+		k->cur = set;
+		k->len = 0;
+		k->runs[set]++;
+	}
+	if (set == 0) {
+		/* a counted2() call between two of set 0's counted() calls
+		 * of one activation, none from the trigger's overflow to the
+		 * next activation (with a timed set 1: one or none) */
+		if (k->have_body) {
+			uint64_t d = v - k->last_body;
+
+			if (k->len % k->n0 ? d != 1 : k->n1 ? d != 0 : d > 1)
+				k->body_bad++;
+		}
+		k->last_body = v;
+		k->have_body = 1;
+	}
+	if (k->want && (k->samples >= k->nwant ||
+			k->want[k->samples] != ((uint64_t)set << 63 | (set ? 0 : v))))
+		k->seq_bad++;
+	k->len++;
+	k->samples++;
+}
+
+/* Walk count samples of a buffer from byte start: each is decoded by
+ * its set (set 0's samples carry one body value, set 1's none) and must
+ * be at the function of its set's PMD0. */
+static uint64_t switch_walk(struct switch_check *k, const void *buf,
+			    uint64_t start, uint64_t count)
+{
+	const unsigned char *b = buf;
+	uint64_t off = start;
+
+	for (uint64_t i = 0; i < count; i++) {
+		struct pfm_dfl_smpl_entry e;
+		uint64_t v = 0;
+
+		memcpy(&e, b + off, sizeof(e));
+		off += ENTRY;
+		if (e.set > 1) {
+			k->bad++;
+			break;		/* its size is unknown */
+		}
+		if (e.set == 0) {
+			memcpy(&v, b + off, 8);
+			off += 8;
+		}
+		if (e.pid != (uint32_t)k->pid || e.tid != (uint32_t)k->pid ||
+		    e.ovfl_pmd != 0 || e.reserved1 || !e.tstamp ||
+		    e.ip != (e.set ? (uintptr_t)counted2 : (uintptr_t)counted))
+			k->bad++;
+		switch_sample(k, e.set, v);
+	}
+	return off;
+}
+
+static void switch_walk_dfl(struct switch_check *k, const void *buf)
+{
+	const struct pfm_dfl_smpl_hdr *h = buf;
+
+	if (switch_walk(k, buf, DFL_HDR, h->hdr_count) != h->hdr_cur_offs)
+		k->bad++;
+}
+
+/* The samples of calls-many call_both() iterations with triggers of n0
+ * and n1 overflows, and the sets' runs (LOAD counts one for set 0). */
+static size_t switch_expect(struct switch_check *k, long calls,
+			    uint64_t *runs)
+{
+	long left = k->n0, pmd1 = 0;
+	int set = 0;
+	size_t n = 0;
+
+	runs[0] = 1;
+	runs[1] = 0;
+	for (long i = 0; i < calls; i++) {
+		if (set == 0) {		/* counted(): set 0 samples */
+			k->want[n++] = (uint64_t)pmd1;
+			if (!--left) {
+				set = 1;
+				left = k->n1;
+				runs[1]++;
+			}
+		}
+		if (set == 0) {		/* counted2(): set 0 counts it */
+			pmd1++;
+		} else {		/* set 1 samples */
+			k->want[n++] = 1ull << 63;
+			if (!--left) {
+				set = 0;
+				left = k->n0;
+				runs[0]++;
+			}
+		}
+	}
+	return n;
+}
+
+/*
+ * smpl_switch N0 SET1 [CALLS [ENTRIES [MODE]]]: a default-format context
+ * with two sets on a traced child that calls counted() and counted2()
+ * in turn CALLS times (1000).  Set 0: PMD0 samples every counted() call
+ * and is a trigger (OVFL_SWITCH after N0 overflows), PMD1 counts
+ * counted2() and is in set 0's samples; set 1: PMD0 samples every
+ * counted2() call; SET1 "ovfl:N1" makes it a trigger of N1 overflows,
+ * "time:MS" switches it on a timeout of MS ms.  The buffer holds ENTRIES
+ * of set 0's samples (all of them: 2 x CALLS); MODE "notify": with
+ * OVFL_NOTIFY and PFM_FL_NOTIFY_BLOCK, each full buffer read and
+ * restarted (the switch due at a sample that fills it waits for the
+ * restart).  Prints: samples, bad ones (a set other than 0 and 1, a
+ * sample not at its set's function, a wrong header), runs of each set
+ * in the samples, runs of the wrong length (set 0: N0, set 1: N1; with a
+ * timed set 1, set 0's runs are multiples of N0), set 0 body values not
+ * telling that the switch came at the trigger's overflow, notifications,
+ * lost and overflow counts, and with two triggers "seq" (the samples are
+ * those of a simulation, in order) and "setruns" (the set_runs of both
+ * sets are the simulation's).
+ */
+static void sc_smpl_switch(int argc, char **argv)
+{
+	long n0 = arg_l(argc, argv, 1, 3);
+	const char *set1 = argc > 2 ? argv[2] : "ovfl:2";
+	long calls = arg_l(argc, argv, 3, 1000);
+	long entries = arg_l(argc, argv, 4, 0);
+	int notify = argc > 5 && !strcmp(argv[5], "notify");
+	struct switch_check k = { .n0 = n0, .cur = -1 };
+	long n1 = 0, ms = 0, notes = 0;
+	uint64_t buf_size, wruns[2] = { 0, 0 };
+	struct pfarg_setinfo si0, si1;
+	struct pfarg_ctxinfo ci;
+	struct pfarg_pmd p[2];
+	struct smpl_ctx sc;
+	int done = 0, consumed = 0, e;
+	pid_t pid;
+
+	if (!strncmp(set1, "ovfl:", 5))
+		n1 = strtol(set1 + 5, NULL, 0);
+	else if (!strncmp(set1, "time:", 5))
+		ms = strtol(set1 + 5, NULL, 0);
+	if (n0 < 1 || (n1 < 1 && ms < 1) || calls < 1)
+		die("smpl_switch: N0 >= 1, ovfl:N1 or time:MS, CALLS >= 1");
+	k.n1 = n1;
+	if (entries < 1)
+		entries = 2 * calls;
+	buf_size = DFL_HDR + (uint64_t)(entries - 1) * (ENTRY + 8) + MAX_SAMPLE;
+	smpl_open(&sc, notify ? PFM_FL_NOTIFY_BLOCK : 0, "default", buf_size, 0);
+
+	if (set_create(sc.fd, 0, PFM_SETFL_OVFL_SWITCH, 0, NULL) ||
+	    set_create(sc.fd, 1, n1 ? PFM_SETFL_OVFL_SWITCH : PFM_SETFL_TIME_SWITCH,
+		       (uint64_t)ms * 1000000, NULL))
+		die("sets");
+	/* set 0: PMD0 samples counted(), PMD1 counts counted2() */
+	if (pmc_set(sc.fd, 0, PFM_PMC_EXT1_BASE, (uintptr_t)counted) ||
+	    pmc_set(sc.fd, 0, 0, EV_BP_COUNTED) ||
+	    pmc_set(sc.fd, 0, PFM_PMC_EXT1_BASE + 1, (uintptr_t)counted2) ||
+	    pmc_set(sc.fd, 0, 1, EV_BP_COUNTED) ||
+	    pmc_set(sc.fd, 1, PFM_PMC_EXT1_BASE, (uintptr_t)counted2) ||
+	    pmc_set(sc.fd, 1, 0, EV_BP_COUNTED))
+		die("pmcs");
+	for (int set = 0; set < 2; set++) {
+		pmd_setup(&p[set], 0, -1ull);
+		p[set].reg_set = (uint16_t)set;
+		p[set].reg_flags = PFM_PMDFL_SMPL | PFM_PMDFL_SWITCH |
+				   (notify ? PFM_PMDFL_OVFL_NOTIFY : 0);
+		p[set].reg_short_reset = p[set].reg_long_reset = -1ull;
+		p[set].reg_ovfl_switch_cnt = (uint64_t)(set ? n1 : n0);
+	}
+	p[0].reg_smpl_pmds[0] = 2;
+	if (pfm_vec_call(sc.fd, PFM_WRITE_PMDS, p, 2, sizeof(p[0])))
+		die("pmds");
+
+	if (n1) {
+		k.want = calloc((size_t)calls * 2 + 1, sizeof(*k.want));
+		if (!k.want)
+			die("calloc");
+		k.nwant = switch_expect(&k, calls, wruns);
+	}
+	pid = spawn_traced(call_both, calls);
+	k.pid = pid;
+	if (pfm_load_pid(sc.fd, pid, 0) || pfm_start(sc.fd))
+		die("load/start");
+	release_traced(pid);
+	alarm(120);
+	while (!done) {
+		struct pollfd pf = { .fd = sc.fd, .events = POLLIN };
+		union pfarg_msg m;
+
+		if (poll(&pf, 1, 10000) != 1)
+			break;
+		if (read(sc.fd, &m, sizeof(m)) != sizeof(m))
+			die("read");
+		if (m.type == PFM_MSG_END) {
+			done = 1;
+			break;
+		}
+		notes++;
+		switch_walk_dfl(&k, sc.buf);
+		/* after the child's end: what was read stays in the buffer */
+		e = restart(sc.fd);
+		consumed = e == EBUSY;
+		if (e && e != EBUSY)
+			k.bad++;
+	}
+	waitpid(pid, NULL, 0);
+	if (!consumed)
+		switch_walk_dfl(&k, sc.buf);
+	ctxinfo(sc.fd, &ci);
+	set_info(sc.fd, 0, &si0);
+	set_info(sc.fd, 1, &si1);
+	printf("end %d samples %llu bad %llu runs %llu %llu runs_bad %llu body_bad %llu notes %ld lost %llu ovfls %llu",
+	       done, (unsigned long long)k.samples, (unsigned long long)k.bad,
+	       (unsigned long long)k.runs[0], (unsigned long long)k.runs[1],
+	       (unsigned long long)k.runs_bad, (unsigned long long)k.body_bad,
+	       notes, (unsigned long long)ci.ctx_smpl_lost,
+	       (unsigned long long)ci.ctx_smpl_ovfls);
+	if (n1)
+		printf(" seq %s setruns %s",
+		       !k.seq_bad && k.samples == k.nwant ? "exact" : "differs",
+		       si0.set_runs == wruns[0] && si1.set_runs == wruns[1] ?
+		       "exact" : "differ");
+	printf(" switch_pmds %llx\n", (unsigned long long)si0.set_ovfl_pmds[0]);
+	if (k.samples != k.nwant && n1)
+		fprintf(stderr, "expected %zu samples, set_runs %llu %llu (want %llu %llu)\n",
+			k.nwant, (unsigned long long)si0.set_runs,
+			(unsigned long long)si1.set_runs,
+			(unsigned long long)wruns[0], (unsigned long long)wruns[1]);
+}
+
 static const struct scenario scenarios[] = {
 	{ "smpl_create", sc_smpl_create },
 	{ "fmts", sc_fmts },
@@ -1649,6 +1924,7 @@ static const struct scenario scenarios[] = {
 	{ "smpl_hold", sc_smpl_hold },
 	{ "smpl_mmap", sc_smpl_mmap },
 	{ "smpl_bp", sc_smpl_bp },
+	{ "smpl_switch", sc_smpl_switch },
 	{ "sets_errors", sc_sets_errors },
 	{ "sets_timeout", sc_sets_timeout },
 	{ "sets_ovfl", sc_sets_ovfl },

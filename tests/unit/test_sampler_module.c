@@ -2,12 +2,16 @@
  * px_module_smpl_buf_size() bytes holds exactly `entries` samples (each
  * half, for double-buffer) under the module's post-check, which keeps
  * room for its largest sample (all 64 PMDs).  The user-side writers of
- * formats/ apply the same rules as the kernel (kernel/pfm_smpl.c). */
+ * formats/ apply the same rules as the kernel (kernel/pfm_smpl.c).
+ * And the settings its open_sets() refuses before it opens anything
+ * (the sets at work are tested in the module suite, 72-smpl-sets). */
 #include "tap.h"
 #include "sampler_module.h"
+#include "error.h"
 #include "default/px_dfl.h"
 #include "double-buffer/px_dbl.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +57,74 @@ static long fill_dbl(size_t entries, unsigned nbody)
 	return r == PX_DBL_HALF_FULL ? n : -1;
 }
 
+/* Two sets of one event each: set 0 a trigger, set 1 as given. */
+static struct px_event evs[2];
+static struct px_smpl_pmd pmds[2];
+static struct px_smpl_set sets[65];
+
+static int open_sets(size_t nsets, uint64_t switch_ns, bool inherit)
+{
+	struct px_smpl_opts o = { .format = PX_SMPL_DEFAULT };
+	struct px_target t = { .pid = 1, .cpu = -1, .inherit = inherit };
+	void *s = NULL;
+	int ret = px_sampler_module_ops.open_sets(sets, nsets, &t, &o,
+						  switch_ns, &s);
+
+	if (s)
+		px_sampler_module_ops.close(s);
+	return ret;
+}
+
+static void set_up(void)
+{
+	memset(evs, 0, sizeof(evs));
+	strcpy(evs[0].name, "e0");
+	strcpy(evs[1].name, "e1");
+	memset(pmds, 0, sizeof(pmds));
+	pmds[0] = (struct px_smpl_pmd){ .long_period = 10, .switch_ovfls = 3 };
+	pmds[1] = (struct px_smpl_pmd){ .long_period = 10 };
+	for (size_t i = 0; i < ARRAY_SIZE(sets); i++)
+		sets[i] = (struct px_smpl_set){ .evs = &evs[i % 2], .n = 1,
+						.pmds = &pmds[i % 2] };
+}
+
+static void refusals(void)
+{
+	static const struct {
+		int line;
+		size_t nsets;
+		uint64_t switch_ns;
+		bool inherit;
+		int counting;	/* set 1's event has no period */
+		int trigger1;	/* ... and a trigger count */
+		int want;
+		const char *msg;
+	} rows[] = {
+		{ ROW, 0, 1000000, false, 0, 0, -EINVAL, "at least one event set" },
+		{ ROW, 65, 1000000, false, 0, 0, -EINVAL, "at most 64 event sets" },
+		{ ROW, 2, 0, false, 0, 0, -EINVAL, "cannot switch sets every 0 ns" },
+		{ ROW, 2, (1ull << 62) + 1, false, 0, 0, -EINVAL, "cannot switch sets every" },
+		{ ROW, 2, 1000000, false, 1, 0, -EINVAL, "no event has a sampling period" },
+		{ ROW, 2, 1000000, false, 1, 1, -EINVAL, "'e1' only counts" },
+		{ ROW, 2, 1000000, true, 0, 0, -EOPNOTSUPP, "children" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		int ret;
+
+		set_up();
+		if (rows[i].counting)
+			pmds[1].long_period = 0;
+		if (rows[i].trigger1)
+			pmds[1].switch_ovfls = 2;
+		ret = open_sets(rows[i].nsets, rows[i].switch_ns, rows[i].inherit);
+		is_int_at(rows[i].line, ret, rows[i].want, "open_sets refuses: %s",
+			  rows[i].msg);
+		ok_at(rows[i].line, strstr(px_last_error(), rows[i].msg) != NULL,
+		      "... saying so: %s", px_last_error());
+	}
+}
+
 int main(void)
 {
 	static const struct { size_t entries; unsigned nbody; } rows[] = {
@@ -73,5 +145,6 @@ int main(void)
 	       "one entry: the header and the largest sample, the module's minimum");
 	is_int(px_module_smpl_buf_size(PX_SMPL_DOUBLE_BUFFER, 1, 0), 120 + 2 * 552,
 	       "double-buffer: two halves of the largest sample, the module's minimum");
+	refusals();
 	return done_testing();
 }

@@ -38,17 +38,12 @@ struct module_ctx {
 	uint32_t arg_size_max;
 };
 
-struct module_slot {
-	int ctr;		/* counter of the event, -1 when not counted */
-	uint16_t set;		/* its set */
-};
-
 struct module_state {
 	struct module_ctx *ctx;
 	uint16_t set;
 	bool all_sets;		/* from open_sets(): the context's every set */
 	size_t n;
-	struct module_slot ev[];
+	struct px_module_pmd ev[];
 };
 
 /* the context of the last open(), which the next open() on the same
@@ -311,26 +306,18 @@ static int ctx_new(const struct px_target *t, struct module_ctx **out)
 /* Add event set number c->nsets (sets are created while unloaded). */
 static int ctx_add_set(struct module_ctx *c, uint16_t *set)
 {
-	struct pfarg_setdesc sd;
 	struct pfarg_flags fl;
-	int ret;
 
 	*set = (uint16_t)c->nsets;
 	if (!c->nsets)
 		return 0;	/* set0 always exists */
-	if (c->nsets >= 64)
-		return px_fail(EINVAL, "the perfmon module backend takes at most 64 event sets");
+	if (px_module_check_sets((size_t)c->nsets + 1))
+		return -EINVAL;
 	memset(&fl, 0, sizeof(fl));
 	if (ioctl(c->fd, PFM_UNLOAD_CONTEXT, &fl))
 		return px_fail(errno, "cannot unload the perfmon context to add an event set: %s",
 			       strerror(errno));
-	memset(&sd, 0, sizeof(sd));
-	sd.set_id = *set;
-	ret = pfm_vec(c->fd, PFM_CREATE_EVTSETS, &sd, 1, sizeof(sd));
-	if (ret)
-		return px_fail(-ret, "cannot create perfmon event set %u: %s",
-			       *set, strerror(-ret));
-	return 0;
+	return px_module_create_set(c->fd, *set, 0, 0);
 }
 
 static int module_open(struct px_event *evs, size_t n,
@@ -406,8 +393,8 @@ static int module_open_sets(struct px_event_set *sets, size_t nsets,
 	if (t->pid >= 0 && t->cpu >= 0)
 		return px_fail(EOPNOTSUPP,
 			       "the perfmon module counts a task on every CPU or a whole CPU, not a task on one CPU");
-	if (nsets > 64)
-		return px_fail(EINVAL, "the perfmon module backend takes at most 64 event sets");
+	if (px_module_check_sets(nsets))
+		return -EINVAL;
 	for (size_t s = 0; s < nsets; s++) {
 		if (sets[s].n > PFM_NUM_COUNTERS)
 			return px_fail(EINVAL,
@@ -415,9 +402,8 @@ static int module_open_sets(struct px_event_set *sets, size_t nsets,
 				       PFM_NUM_COUNTERS, sets[s].n);
 		total += sets[s].n;
 	}
-	if (!switch_ns || switch_ns > (1ull << 62))
-		return px_fail(EINVAL, "the perfmon module cannot switch sets every %llu ns",
-			       (unsigned long long)switch_ns);
+	if ((ret = px_module_check_timeout(switch_ns)))
+		return ret;
 	st = calloc(1, sizeof(*st) + total * sizeof(st->ev[0]));
 	if (!st)
 		return px_fail(ENOMEM, "out of memory");
@@ -430,20 +416,13 @@ static int module_open_sets(struct px_event_set *sets, size_t nsets,
 	}
 	st->ctx = c;
 	for (size_t s = 0; s < nsets; s++) {
-		struct pfarg_setdesc sd;
 		unsigned int k = 0;
 
 		/* set0 exists: creating it again modifies it */
-		memset(&sd, 0, sizeof(sd));
-		sd.set_id = (uint16_t)s;
-		sd.set_flags = PFM_SETFL_TIME_SWITCH;
-		sd.set_timeout = switch_ns;
-		ret = pfm_vec(c->fd, PFM_CREATE_EVTSETS, &sd, 1, sizeof(sd));
-		if (ret) {
-			ret = px_fail(-ret, "cannot create perfmon event set %zu: %s",
-				      s, strerror(-ret));
+		ret = px_module_create_set(c->fd, (unsigned)s,
+					   PFM_SETFL_TIME_SWITCH, switch_ns);
+		if (ret)
 			goto out_close;
-		}
 		c->nsets++;
 		for (size_t i = 0; i < sets[s].n; i++, idx++) {
 			status[idx] = 0;
@@ -511,23 +490,26 @@ static int module_disable(void *state)
 	return 0;
 }
 
-/* READ_PMDS of every counted event of the state, in the order of its
- * events without the uncounted ones; *out is the caller's to free. */
-static int read_pmds(struct module_state *st, struct pfarg_pmd **out)
+/* PFM_READ_PMDS of every counted PMD of regs[0..n-1], in that order
+ * without the uncounted ones, in calls of at most arg_size_max bytes;
+ * *out is the caller's to free. */
+static int read_pmds(int fd, uint32_t arg_size_max,
+		     const struct px_module_pmd *regs, size_t n,
+		     struct pfarg_pmd **out)
 {
 	struct pfarg_pmd *pmds;
-	size_t per_call = st->ctx->arg_size_max / sizeof(pmds[0]);
+	size_t per_call = arg_size_max / sizeof(pmds[0]);
 	size_t nctr = 0;
 	int ret;
 
-	pmds = calloc(st->n ? st->n : 1, sizeof(pmds[0]));
+	pmds = calloc(n ? n : 1, sizeof(pmds[0]));
 	if (!pmds)
 		return px_fail(ENOMEM, "out of memory");
-	for (size_t i = 0; i < st->n; i++) {
-		if (st->ev[i].ctr < 0)
+	for (size_t i = 0; i < n; i++) {
+		if (regs[i].ctr < 0)
 			continue;
-		pmds[nctr].reg_num = (uint16_t)st->ev[i].ctr;
-		pmds[nctr].reg_set = st->ev[i].set;
+		pmds[nctr].reg_num = (uint16_t)regs[i].ctr;
+		pmds[nctr].reg_set = regs[i].set;
 		nctr++;
 	}
 	if (!per_call)
@@ -535,7 +517,7 @@ static int read_pmds(struct module_state *st, struct pfarg_pmd **out)
 	for (size_t k = 0; k < nctr; k += per_call) {
 		size_t m = nctr - k < per_call ? nctr - k : per_call;
 
-		ret = pfm_vec(st->ctx->fd, PFM_READ_PMDS, &pmds[k], m, sizeof(pmds[0]));
+		ret = pfm_vec(fd, PFM_READ_PMDS, &pmds[k], m, sizeof(pmds[0]));
 		if (ret) {
 			free(pmds);
 			return px_fail(-ret, "cannot read the perfmon counters: %s",
@@ -546,17 +528,18 @@ static int read_pmds(struct module_state *st, struct pfarg_pmd **out)
 	return 0;
 }
 
-static int module_read(void *state, struct px_count *counts)
+int px_module_read(int fd, uint32_t arg_size_max,
+		   const struct px_module_pmd *regs, size_t n,
+		   struct px_count *counts)
 {
-	struct module_state *st = state;
 	struct pfarg_pmd *pmds;
-	int ret = read_pmds(st, &pmds);
+	int ret = read_pmds(fd, arg_size_max, regs, n, &pmds);
 
 	if (ret)
 		return ret;
-	for (size_t i = 0, k = 0; i < st->n; i++) {
+	for (size_t i = 0, k = 0; i < n; i++) {
 		memset(&counts[i], 0, sizeof(counts[i]));
-		if (st->ev[i].ctr < 0)
+		if (regs[i].ctr < 0)
 			continue;
 		counts[i].value = pmds[k].reg_value;
 		counts[i].enabled = pmds[k].reg_time_enabled;
@@ -568,17 +551,18 @@ static int module_read(void *state, struct px_count *counts)
 }
 
 /* The kernel's sums over each counter's set activations (reg_act_*). */
-static int module_activations(void *state, struct px_activations *acts)
+int px_module_activations(int fd, uint32_t arg_size_max,
+			  const struct px_module_pmd *regs, size_t n,
+			  struct px_activations *acts)
 {
-	struct module_state *st = state;
 	struct pfarg_pmd *pmds;
-	int ret = read_pmds(st, &pmds);
+	int ret = read_pmds(fd, arg_size_max, regs, n, &pmds);
 
 	if (ret)
 		return ret;
-	for (size_t i = 0, k = 0; i < st->n; i++) {
+	for (size_t i = 0, k = 0; i < n; i++) {
 		memset(&acts[i], 0, sizeof(acts[i]));
-		if (st->ev[i].ctr < 0)
+		if (regs[i].ctr < 0)
 			continue;
 		/* an overflowed sum (U64_MAX) leaves the interval unknown */
 		if (pmds[k].reg_act_time2_us != UINT64_MAX &&
@@ -594,23 +578,44 @@ static int module_activations(void *state, struct px_activations *acts)
 	return 0;
 }
 
-static int module_set_runs(void *state, uint64_t *runs, size_t nsets)
+int px_module_set_runs(int fd, uint64_t *runs, size_t nsets)
 {
-	struct module_state *st = state;
-
 	for (size_t s = 0; s < nsets; s++) {
 		struct pfarg_setinfo si;
 		int ret;
 
 		memset(&si, 0, sizeof(si));
 		si.set_id = (uint16_t)s;
-		ret = pfm_vec(st->ctx->fd, PFM_GETINFO_EVTSETS, &si, 1, sizeof(si));
+		ret = pfm_vec(fd, PFM_GETINFO_EVTSETS, &si, 1, sizeof(si));
 		if (ret)
 			return px_fail(-ret, "cannot read perfmon event set %zu: %s",
 				       s, strerror(-ret));
 		runs[s] = si.set_runs;
 	}
 	return 0;
+}
+
+static int module_read(void *state, struct px_count *counts)
+{
+	struct module_state *st = state;
+
+	return px_module_read(st->ctx->fd, st->ctx->arg_size_max, st->ev,
+			      st->n, counts);
+}
+
+static int module_activations(void *state, struct px_activations *acts)
+{
+	struct module_state *st = state;
+
+	return px_module_activations(st->ctx->fd, st->ctx->arg_size_max,
+				     st->ev, st->n, acts);
+}
+
+static int module_set_runs(void *state, uint64_t *runs, size_t nsets)
+{
+	struct module_state *st = state;
+
+	return px_module_set_runs(st->ctx->fd, runs, nsets);
 }
 
 const struct px_backend px_backend_module = {
@@ -628,7 +633,7 @@ const struct px_backend px_backend_module = {
 
 /* For the module sampler (lib/backend/module/sampler_module.c): the same device checks,
  * event programming and load as the counting backend. */
-int px_module_open_device(int *fd)
+int px_module_open_device(int *fd, uint32_t *arg_size_max)
 {
 	struct pfarg_config cf;
 	int ret = pfm_open_device(fd);
@@ -639,8 +644,11 @@ int px_module_open_device(int *fd)
 	if (ret) {
 		close(*fd);
 		*fd = -1;
+		return ret;
 	}
-	return ret;
+	if (arg_size_max)
+		*arg_size_max = (uint32_t)cf.cf_arg_size_max;
+	return 0;
 }
 
 int px_module_formats(struct px_module_format *out, size_t max, size_t *n)
@@ -651,7 +659,7 @@ int px_module_formats(struct px_module_format *out, size_t max, size_t *n)
 	*n = 0;
 	if (max > PX_MODULE_FORMATS_MAX)
 		max = PX_MODULE_FORMATS_MAX;
-	ret = px_module_open_device(&fd);
+	ret = px_module_open_device(&fd, NULL);
 	if (ret)
 		return ret;
 	memset(fi, 0, sizeof(fi));
@@ -676,9 +684,9 @@ int px_module_formats(struct px_module_format *out, size_t max, size_t *n)
 	return 0;
 }
 
-int px_module_program(int fd, unsigned int k, struct px_event *ev)
+int px_module_program(int fd, uint16_t set, unsigned int k, struct px_event *ev)
 {
-	int ret = pfm_program(fd, 0, k, ev);
+	int ret = pfm_program(fd, set, k, ev);
 
 	if (ret == -EOPNOTSUPP)
 		return px_fail(EOPNOTSUPP,
@@ -690,4 +698,43 @@ int px_module_program(int fd, unsigned int k, struct px_event *ev)
 int px_module_load(int fd, const struct px_target *t)
 {
 	return pfm_load(fd, t);
+}
+
+int px_module_check_sets(size_t nsets)
+{
+	if (nsets > PX_MODULE_SETS_MAX)
+		return px_fail(EINVAL, "the perfmon module backend takes at most %d event sets",
+			       PX_MODULE_SETS_MAX);
+	return 0;
+}
+
+int px_module_check_timeout(uint64_t timeout_ns)
+{
+	if (!timeout_ns || timeout_ns > (1ull << 62))
+		return px_fail(EINVAL, "the perfmon module cannot switch sets every %llu ns",
+			       (unsigned long long)timeout_ns);
+	return 0;
+}
+
+int px_module_create_set(int fd, unsigned int id, uint32_t flags,
+			 uint64_t timeout_ns)
+{
+	struct pfarg_setdesc sd;
+	int ret;
+
+	if ((ret = px_module_check_sets((size_t)id + 1)))
+		return ret;
+	if ((flags & PFM_SETFL_TIME_SWITCH) &&
+	    (ret = px_module_check_timeout(timeout_ns)))
+		return ret;
+	memset(&sd, 0, sizeof(sd));
+	sd.set_id = (uint16_t)id;
+	sd.set_flags = flags;
+	if (flags & PFM_SETFL_TIME_SWITCH)
+		sd.set_timeout = timeout_ns;
+	ret = pfm_vec(fd, PFM_CREATE_EVTSETS, &sd, 1, sizeof(sd));
+	if (ret)
+		return px_fail(-ret, "cannot create perfmon event set %u: %s",
+			       id, strerror(-ret));
+	return 0;
 }

@@ -23,7 +23,24 @@
  *    (lib/smpl/smpl_session.c); per CPU, each context has a side band beside
  *    it (lib/backend/perf/sideband.h: the kernel's mmap, exec, fork and exit records of
  *    every task on that CPU, through a perf dummy event), so the
- *    processes that start and end during the session resolve too. */
+ *    processes that start and end during the session resolve too;
+ *  - event sets (open_sets): one context holds every set, and the kernel
+ *    switches them.  Set s is created with PFM_SETFL_OVFL_SWITCH when one
+ *    of its sampling PMDs has switch_ovfls (that PMD's
+ *    reg_ovfl_switch_cnt: the set is switched out after that many of its
+ *    overflows in one activation, before the target runs on, so exactly
+ *    that many samples are recorded per activation unless the buffer
+ *    masks first: the switch then waits for the restart), otherwise with
+ *    PFM_SETFL_TIME_SWITCH every switch_ns of the target's time.  PMDs
+ *    are numbered from 0 in each set (PMD i of set s = sets[s].evs[i]),
+ *    smpl_pmds name PMDs of their own set, and each sample carries the
+ *    set the kernel recorded it in; the buffer is sized for the largest
+ *    sample of any set.  read(), activations() and set_runs() give every
+ *    set's events, one set after the other, as the counting backend
+ *    (the same functions: lib/backend/module/sampler_module.h).  With
+ *    one set (open(), or open_sets() of one) no set is created: set 0
+ *    does not switch, switch_ovfls is ignored (there is no other set to
+ *    switch to) and so is o->set (samples carry the kernel's set 0). */
 #include "sampler.h"
 #include "sampler_module.h"
 #include "error.h"
@@ -62,9 +79,14 @@ uint64_t px_module_smpl_buf_size(enum px_smpl_format f, size_t entries,
 
 struct msampler {
 	int fd;
-	size_t n;
-	struct px_smpl_pmd *pmd;
-	unsigned *nbody;
+	uint32_t arg_size_max;	/* bytes of one vector command */
+	size_t n;		/* the events of every set, set after set */
+	size_t nsets;
+	size_t *first;		/* [nsets + 1]: set s's events are
+				 * first[s] .. first[s + 1] - 1 */
+	struct px_smpl_pmd *pmd;	/* [n] */
+	unsigned *nbody;	/* [n] values in the body of its samples */
+	struct px_module_pmd *reg;	/* [n] its set and PMD */
 	struct px_smpl_opts o;
 	bool dbl;
 	unsigned char *buf;	/* the kernel's buffer, read-only */
@@ -81,13 +103,19 @@ struct msampler {
 	unsigned char *rec;		/* one side-band record, unwrapped */
 };
 
+/* The body size of the samples of PMD ovfl_pmd of set, or -1 when that
+ * is not a sampling PMD of the session. */
 static int m_body(void *arg, unsigned set, unsigned ovfl_pmd)
 {
 	struct msampler *s = arg;
+	size_t i;
 
-	if (set != 0 || ovfl_pmd >= s->n || !s->pmd[ovfl_pmd].long_period)
+	if (set >= s->nsets || ovfl_pmd >= s->first[set + 1] - s->first[set])
 		return -1;
-	return (int)s->nbody[ovfl_pmd];
+	i = s->first[set] + ovfl_pmd;
+	if (!s->pmd[i].long_period)
+		return -1;
+	return (int)s->nbody[i];
 }
 
 /* every sample handed over passes here: count it, then the tool's */
@@ -99,14 +127,35 @@ static int m_sample(void *arg, const struct px_sample *x)
 	return s->o.on_sample ? s->o.on_sample(s->o.arg, x) : 0;
 }
 
-static int m_validate(const struct px_event *evs, size_t n,
-		      const struct px_smpl_pmd *pmds, const struct px_target *t,
-		      const struct px_smpl_opts *o)
+/* Whether set has a trigger: it switches on overflows, not on time. */
+static bool m_set_triggers(const struct px_smpl_set *set)
 {
+	for (size_t i = 0; i < set->n; i++)
+		if (set->pmds[i].long_period && set->pmds[i].switch_ovfls)
+			return true;
+	return false;
+}
+
+static int m_validate(const struct px_smpl_set *sets, size_t nsets,
+		      const struct px_target *t, const struct px_smpl_opts *o,
+		      uint64_t switch_ns)
+{
+	bool timed = false;
+	int ret;
+
 	if (t->inherit && t->pid >= 0)
 		return px_fail(EOPNOTSUPP,
 			       "the perfmon module does not sample the children of a command (its inherited counters only count): drop --follow-*, or use --backend=perf");
-	return px_smpl_check(evs, n, pmds, o);
+	if (!nsets)
+		return px_fail(EINVAL, "sampling needs at least one event set");
+	if ((ret = px_module_check_sets(nsets)))
+		return ret;
+	for (size_t s = 0; s < nsets; s++) {
+		if ((ret = px_smpl_check(sets[s].evs, sets[s].n, sets[s].pmds, o)))
+			return ret;
+		timed |= !m_set_triggers(&sets[s]);
+	}
+	return nsets > 1 && timed ? px_module_check_timeout(switch_ns) : 0;
 }
 
 static int m_create(struct msampler *s, const struct px_target *t,
@@ -151,7 +200,8 @@ static int m_create(struct msampler *s, const struct px_target *t,
 	return 0;
 }
 
-/* The PMD of event i: its first value, reset values and sampling fields. */
+/* The PMD of event i: its first value, reset values, sampling fields
+ * and overflow count before its set switches. */
 static int m_write_pmd(struct msampler *s, size_t i)
 {
 	const struct px_smpl_pmd *p = &s->pmd[i];
@@ -160,13 +210,18 @@ static int m_write_pmd(struct msampler *s, size_t i)
 	struct pfarg_vec v;
 
 	memset(&d, 0, sizeof(d));
-	d.reg_num = (uint16_t)i;
+	d.reg_num = (uint16_t)s->reg[i].ctr;
+	d.reg_set = s->reg[i].set;
 	if (p->long_period) {
 		d.reg_flags = PFM_PMDFL_SMPL | (p->notify ? PFM_PMDFL_OVFL_NOTIFY : 0);
 		d.reg_value = -p->long_period;
 		d.reg_long_reset = -p->long_period;
 		d.reg_short_reset = -sp;
 		d.reg_smpl_pmds[0] = p->smpl_pmds;
+	}
+	if (p->long_period && p->switch_ovfls) {
+		d.reg_flags |= PFM_PMDFL_SWITCH;
+		d.reg_ovfl_switch_cnt = p->switch_ovfls;
 	}
 	if (p->long_period && p->random) {
 		struct px_random r;
@@ -184,9 +239,13 @@ static int m_write_pmd(struct msampler *s, size_t i)
 	v.vec_addr = (uintptr_t)&d;
 	v.vec_size = sizeof(d);
 	v.vec_elem_size = sizeof(d);
-	if (ioctl(s->fd, PFM_WRITE_PMDS, &v))
-		return px_fail(errno, "the perfmon module refused the sampling settings of PMD %zu: %s",
-			       i, strerror(errno));
+	if (ioctl(s->fd, PFM_WRITE_PMDS, &v)) {
+		if (s->nsets > 1)
+			return px_fail(errno, "the perfmon module refused the sampling settings of PMD %d of set %u: %s",
+				       s->reg[i].ctr, s->reg[i].set, strerror(errno));
+		return px_fail(errno, "the perfmon module refused the sampling settings of PMD %d: %s",
+			       s->reg[i].ctr, strerror(errno));
+	}
 	return 0;
 }
 
@@ -204,14 +263,90 @@ static void m_close(void *state)
 	px_records_free(&s->records);
 	free(s->rec);
 	free(s->copy);
+	free(s->first);
 	free(s->pmd);
 	free(s->nbody);
+	free(s->reg);
 	free(s);
 }
 
-static int m_open(const struct px_event *evs, size_t n,
-		  const struct px_smpl_pmd *pmds, const struct px_target *t,
-		  const struct px_smpl_opts *o, void **out)
+/* The sampler's copy of the sets' settings, nothing opened yet. */
+static int m_alloc(const struct px_smpl_set *sets, size_t nsets,
+		   const struct px_smpl_opts *o, struct msampler **out)
+{
+	struct msampler *s = calloc(1, sizeof(*s));
+	size_t idx = 0;
+
+	*out = s;
+	if (!s)
+		return px_fail(ENOMEM, "out of memory");
+	s->fd = -1;
+	s->side.fd = -1;
+	s->nsets = nsets;
+	for (size_t k = 0; k < nsets; k++)
+		s->n += sets[k].n;
+	s->o = *o;
+	s->dbl = o->format == PX_SMPL_DOUBLE_BUFFER;
+	s->first = calloc(nsets + 1, sizeof(*s->first));
+	s->pmd = calloc(s->n, sizeof(*s->pmd));
+	s->nbody = calloc(s->n, sizeof(*s->nbody));
+	s->reg = calloc(s->n, sizeof(*s->reg));
+	if (!s->first || !s->pmd || !s->nbody || !s->reg)
+		return px_fail(ENOMEM, "out of memory");
+	for (size_t k = 0; k < nsets; k++) {
+		size_t n = sets[k].n;
+
+		s->first[k] = idx;
+		for (size_t i = 0; i < n; i++, idx++) {
+			struct px_smpl_pmd *p = &s->pmd[idx];
+
+			*p = sets[k].pmds[i];
+			if (nsets == 1)
+				p->switch_ovfls = 0;	/* no other set */
+			if (n < 64)
+				p->smpl_pmds &= (1ull << n) - 1;
+			s->nbody[idx] = (unsigned)__builtin_popcountll(p->smpl_pmds);
+			s->reg[idx].ctr = (int)i;
+			s->reg[idx].set = (uint16_t)k;
+		}
+	}
+	s->first[nsets] = idx;
+	return 0;
+}
+
+/* Create the sets (with more than one) and program their PMCs and PMDs. */
+static int m_program(struct msampler *s, const struct px_smpl_set *sets,
+		     uint64_t switch_ns)
+{
+	int ret;
+
+	for (size_t k = 0; k < s->nsets; k++) {
+		if (s->nsets > 1) {
+			bool ovfl = m_set_triggers(&sets[k]);
+
+			ret = px_module_create_set(s->fd, (unsigned)k,
+						   ovfl ? PFM_SETFL_OVFL_SWITCH :
+							  PFM_SETFL_TIME_SWITCH,
+						   switch_ns);
+			if (ret)
+				return ret;
+		}
+		for (size_t i = 0; i < sets[k].n; i++) {
+			size_t idx = s->first[k] + i;
+			struct px_event ev = sets[k].evs[i];
+
+			if ((ret = px_module_program(s->fd, s->reg[idx].set,
+						     (unsigned)s->reg[idx].ctr, &ev)) ||
+			    (ret = m_write_pmd(s, idx)))
+				return ret;
+		}
+	}
+	return 0;
+}
+
+static int m_open_sets(const struct px_smpl_set *sets, size_t nsets,
+		       const struct px_target *t, const struct px_smpl_opts *o,
+		       uint64_t switch_ns, void **out)
 {
 	size_t entries = o->entries ? o->entries : DEFAULT_ENTRIES;
 	unsigned most = 0;
@@ -220,42 +355,19 @@ static int m_open(const struct px_event *evs, size_t n,
 	int ret;
 
 	*out = NULL;
-	if ((ret = m_validate(evs, n, pmds, t, o)))
+	if ((ret = m_validate(sets, nsets, t, o, switch_ns)))
 		return ret;
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return px_fail(ENOMEM, "out of memory");
-	s->fd = -1;
-	s->side.fd = -1;
-	s->n = n;
-	s->o = *o;
-	s->dbl = o->format == PX_SMPL_DOUBLE_BUFFER;
-	s->pmd = calloc(n, sizeof(*s->pmd));
-	s->nbody = calloc(n, sizeof(*s->nbody));
-	if (!s->pmd || !s->nbody) {
-		ret = px_fail(ENOMEM, "out of memory");
+	if ((ret = m_alloc(sets, nsets, o, &s)))
 		goto out_close;
-	}
-	for (size_t i = 0; i < n; i++) {
-		s->pmd[i] = pmds[i];
-		if (n < 64)
-			s->pmd[i].smpl_pmds &= (1ull << n) - 1;
-		s->nbody[i] = (unsigned)__builtin_popcountll(s->pmd[i].smpl_pmds);
+	/* room for the largest sample of any set */
+	for (size_t i = 0; i < s->n; i++)
 		if (s->pmd[i].long_period && s->nbody[i] > most)
 			most = s->nbody[i];
-	}
 	buf_size = px_module_smpl_buf_size(o->format, entries, most);
-	if ((ret = px_module_open_device(&s->fd)) ||
-	    (ret = m_create(s, t, buf_size)))
-		goto out_close;
-	for (size_t i = 0; i < n; i++) {
-		struct px_event ev = evs[i];
-
-		if ((ret = px_module_program(s->fd, (unsigned)i, &ev)) ||
-		    (ret = m_write_pmd(s, i)))
-			goto out_close;
-	}
-	if ((ret = px_module_load(s->fd, t)))
+	if ((ret = px_module_open_device(&s->fd, &s->arg_size_max)) ||
+	    (ret = m_create(s, t, buf_size)) ||
+	    (ret = m_program(s, sets, switch_ns)) ||
+	    (ret = px_module_load(s->fd, t)))
 		goto out_close;
 	/* per CPU: every task's mappings and names from a side band */
 	if (t->pid < 0) {
@@ -274,6 +386,15 @@ static int m_open(const struct px_event *evs, size_t n,
 out_close:
 	m_close(s);
 	return ret;
+}
+
+static int m_open(const struct px_event *evs, size_t n,
+		  const struct px_smpl_pmd *pmds, const struct px_target *t,
+		  const struct px_smpl_opts *o, void **out)
+{
+	const struct px_smpl_set one = { .evs = evs, .n = n, .pmds = pmds };
+
+	return m_open_sets(&one, 1, t, o, 0, out);
 }
 
 static int m_start(struct msampler *s, uint32_t flags)
@@ -501,6 +622,28 @@ static void m_stats(const void *state, struct px_smpl_stats *st)
 	st->side_lost = s->records.lost;
 }
 
+/* Every set's events, one set after the other (as open_sets() got them). */
+static int m_read(void *state, struct px_count *counts)
+{
+	struct msampler *s = state;
+
+	return px_module_read(s->fd, s->arg_size_max, s->reg, s->n, counts);
+}
+
+static int m_activations(void *state, struct px_activations *acts)
+{
+	struct msampler *s = state;
+
+	return px_module_activations(s->fd, s->arg_size_max, s->reg, s->n, acts);
+}
+
+static int m_set_runs(void *state, uint64_t *runs, size_t nsets)
+{
+	struct msampler *s = state;
+
+	return px_module_set_runs(s->fd, runs, nsets);
+}
+
 static size_t m_mappings(const void *state, const struct px_mapping **m)
 {
 	const struct msampler *s = state;
@@ -528,4 +671,9 @@ const struct px_sampler_ops px_sampler_module_ops = {
 	.mappings = m_mappings,
 	.tasks = m_tasks,
 	.pollfds = m_pollfds,
+	.read = m_read,
+	/* pause and switch_due: NULL, the kernel switches the sets */
+	.open_sets = m_open_sets,
+	.activations = m_activations,
+	.set_runs = m_set_runs,
 };

@@ -1,9 +1,13 @@
 /* The module backend's helpers shared by its counting side
- * (lib/backend/module/backend_module.c) and its sampler (lib/backend/module/sampler_module.c): every
- * /dev/perfmon ioctl stays in these two files. */
+ * (lib/backend/module/backend_module.c, which defines them) and its
+ * sampler (lib/backend/module/sampler_module.c): every /dev/perfmon ioctl
+ * stays in these two files, and what both do (program a counter, create
+ * a set, read the PMDs with their times and activation sums, the sets'
+ * runs) is done in one place. */
 #ifndef PX_SAMPLER_MODULE_H
 #define PX_SAMPLER_MODULE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "backend.h"
@@ -20,12 +24,43 @@
 uint64_t px_module_smpl_buf_size(enum px_smpl_format f, size_t entries,
 				 unsigned nbody);
 
-/* Open /dev/perfmon and check the module's interface version. */
-int px_module_open_device(int *fd);
-/* Program counter k (PMC k, 64 + k, 128 + k of set 0) for ev; like the
- * counting backend, a kernel-level event the caller may not count falls
- * back to user level unless its level was chosen. */
-int px_module_program(int fd, unsigned int k, struct px_event *ev);
+/* Open /dev/perfmon and check the module's interface version;
+ * *arg_size_max (when not NULL): the most bytes a vector command takes. */
+int px_module_open_device(int *fd, uint32_t *arg_size_max);
+/* Program counter k of event set `set` (PMC k, 64 + k, 128 + k) for ev;
+ * like the counting backend, a kernel-level event the caller may not
+ * count falls back to user level unless its level was chosen. */
+int px_module_program(int fd, uint16_t set, unsigned int k, struct px_event *ev);
+
+/* Event sets of one context. */
+#define PX_MODULE_SETS_MAX	64
+/* 0 when one context takes nsets sets, else -EINVAL with px_last_error(). */
+int px_module_check_sets(size_t nsets);
+/* 0 when the module can switch sets every timeout_ns, else -EINVAL. */
+int px_module_check_timeout(uint64_t timeout_ns);
+/* PFM_CREATE_EVTSETS of set id (set 0 exists: this modifies it) with
+ * flags PFM_SETFL_* and, with PFM_SETFL_TIME_SWITCH, timeout_ns. */
+int px_module_create_set(int fd, unsigned int id, uint32_t flags,
+			 uint64_t timeout_ns);
+
+/* One event's counter: PMD ctr of set (ctr < 0: not counted). */
+struct px_module_pmd {
+	int ctr;
+	uint16_t set;
+};
+/* counts[i] of regs[i]: the PMD's value, and its set's active time as
+ * enabled and running time (zeros when not counted); PFM_READ_PMDS in
+ * calls of at most arg_size_max bytes.  0 or -errno. */
+int px_module_read(int fd, uint32_t arg_size_max,
+		   const struct px_module_pmd *regs, size_t n,
+		   struct px_count *counts);
+/* acts[i] of regs[i]: the kernel's sums over its set's activations
+ * (reg_act_*), converted for scale.h (zeros when a sum overflowed). */
+int px_module_activations(int fd, uint32_t arg_size_max,
+			  const struct px_module_pmd *regs, size_t n,
+			  struct px_activations *acts);
+/* runs[s] = set_runs of sets 0..nsets-1 (PFM_GETINFO_EVTSETS). */
+int px_module_set_runs(int fd, uint64_t *runs, size_t nsets);
 /* One sampling format the module has loaded. */
 #define PX_MODULE_FORMATS_MAX	32
 struct px_module_format {
