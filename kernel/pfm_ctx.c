@@ -313,11 +313,17 @@ static void pfm_act_add(struct pfm_act *a, u64 count, u64 time)
 {
 	u64 us = div_u64(time, 1000);
 
+	/*
+	 * Every count, so that the sum is what the event counted in its
+	 * set's turns (a sampling PMD's value restarts at each overflow:
+	 * this is its count); an activation that ran no measurable time
+	 * gives no rate.
+	 */
+	pfm_sat_add(&a->count, count);
 	if (!time)
-		return;		/* the set never ran on the target meanwhile */
+		return;
 	pfm_sat_add(&a->time, time);
 	pfm_sat_add(&a->time2_us, us * us);
-	pfm_sat_add(&a->count, count);
 	if (count > U64_MAX / NSEC_PER_MSEC)
 		a->count2_ms = U64_MAX;
 	else

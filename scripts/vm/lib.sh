@@ -148,6 +148,8 @@ vm_initramfs() {
 	addr=$(nm build/tests/workloads/calls 2>/dev/null | awk '$3 == "counted_function" {print $1}')
 	faddr=$(nm build/tests/workloads/fork_calls 2>/dev/null | awk '$3 == "counted_function" {print $1}')
 	saddr=$(nm build/tests/workloads/stages 2>/dev/null | awk '$3 == "counted_function" {print $1}')
+	t1addr=$(nm build/tests/workloads/two_calls 2>/dev/null | awk '$3 == "first_function" {print $1}')
+	t2addr=$(nm build/tests/workloads/two_calls 2>/dev/null | awk '$3 == "second_function" {print $1}')
 	{
 		echo "export PFM_MODULE=/opt/pfm/perfmon.ko"
 		echo "export PFM_FORMATS=\"/opt/pfm/perfmon_dfl.ko /opt/pfm/perfmon_dbl.ko\""
@@ -156,6 +158,8 @@ vm_initramfs() {
 		echo "export PFM_COUNTED_FUNCTION=0x${addr:-0}"
 		echo "export PFM_FORK_CALLS_FUNCTION=0x${faddr:-0}"
 		echo "export PFM_STAGES_FUNCTION=0x${saddr:-0}"
+		echo "export PFM_FIRST_FUNCTION=0x${t1addr:-0}"
+		echo "export PFM_SECOND_FUNCTION=0x${t2addr:-0}"
 		echo "export PFM_UNPRIV_UID=1000"
 		# seconds a test may run (scripts/vm/init)
 		echo "PFM_TEST_TIMEOUT=${PFM_TEST_TIMEOUT:-120}"

@@ -53,7 +53,7 @@ setup() {
 
 @test "the library's module sampler: open_sets, read, activations and set_runs" {
 	run -0 smpl_ops 1000 16
-	assert_output "samples 1250 bad 0 runs 250 250 runs_bad 0 seq exact stats whole notes some count exact enabled both read kernel's acts kernel's setruns exact"
+	assert_output "samples 1250 bad 0 runs 250 250 runs_bad 0 seq exact stats whole notes some evcount exact count exact enabled both read kernel's acts kernel's setruns exact"
 	run -0 smpl_ops 1000 2000
-	assert_output "samples 1250 bad 0 runs 250 250 runs_bad 0 seq exact stats whole notes none count exact enabled both read kernel's acts kernel's setruns exact"
+	assert_output "samples 1250 bad 0 runs 250 250 runs_bad 0 seq exact stats whole notes none evcount exact count exact enabled both read kernel's acts kernel's setruns exact"
 }

@@ -1,7 +1,8 @@
 # Shared set-up of the module suite (runs inside the test guest, as root).
 # The guest's /opt/pfm/env sets PFM_MODULE, PFM_WORKLOADS,
 # PFM_COUNTED_FUNCTION (calls' counted_function), PFM_FORK_CALLS_FUNCTION
-# (fork_calls'), PFM_STAGES_FUNCTION (stages') and PFM_UNPRIV_UID.
+# (fork_calls'), PFM_STAGES_FUNCTION (stages'), PFM_FIRST_FUNCTION and
+# PFM_SECOND_FUNCTION (two_calls') and PFM_UNPRIV_UID.
 
 pfm_setup() {
 	bats_load_library bats-support

@@ -50,6 +50,7 @@ struct check {
 	size_t nwant;
 	uint64_t samples, bad, seq_bad, runs_bad;
 	uint64_t runs[2];
+	uint64_t per_set[2];	/* samples of each set */
 	int cur;
 	long len;
 };
@@ -77,6 +78,7 @@ static int on_sample(void *arg, const struct px_sample *x)
 		k->seq_bad++;
 	k->len++;
 	k->samples++;
+	k->per_set[x->set]++;
 	return 0;
 }
 
@@ -126,7 +128,8 @@ static void breakpoint(void (*fn)(void), struct px_event *ev)
 }
 
 /* read()'s counts and activations()' sums are the kernel's PMDs: set 0's
- * PMD0 and PMD1, then set 1's PMD0, read on the context's descriptor. */
+ * PMD0 and PMD1, then set 1's PMD0, read on the context's descriptor; a
+ * sampling PMD's count is its event's over its set's turns. */
 static void against_kernel(int fd, const struct px_count *counts,
 			   const struct px_activations *acts,
 			   bool *read_ok, bool *acts_ok)
@@ -141,7 +144,9 @@ static void against_kernel(int fd, const struct px_count *counts,
 		bool whole = p[i].reg_act_time2_us != UINT64_MAX &&
 			     p[i].reg_act_count2_ms != UINT64_MAX;
 
-		if (counts[i].value != p[i].reg_value ||
+		uint64_t value = i == 1 ? p[i].reg_value : p[i].reg_act_count;
+
+		if (counts[i].value != value ||
 		    counts[i].enabled != p[i].reg_time_enabled ||
 		    counts[i].running != p[i].reg_time_running)
 			*read_ok = false;
@@ -235,6 +240,9 @@ int main(int argc, char **argv)
 	       st.overflows == k.samples && !st.lost && !st.dropped ? "whole" : "lossy",
 	       st.notifications ? "some" : "none");
 	/* set 0's counter of counted2(): its calls while set 0 was active */
+	/* period 1: each sampling event counted a sample per occurrence */
+	printf(" evcount %s", counts[0].value == k.per_set[0] &&
+	       counts[2].value == k.per_set[1] ? "exact" : "differs");
 	printf(" count %s enabled %s read %s acts %s setruns %s\n",
 	       counts[1].value == pmd1 ? "exact" : "differs",
 	       counts[0].enabled && counts[1].enabled && counts[2].enabled ?

@@ -541,7 +541,8 @@ int px_module_read(int fd, uint32_t arg_size_max,
 		memset(&counts[i], 0, sizeof(counts[i]));
 		if (regs[i].ctr < 0)
 			continue;
-		counts[i].value = pmds[k].reg_value;
+		counts[i].value = regs[i].event_count ? pmds[k].reg_act_count :
+							pmds[k].reg_value;
 		counts[i].enabled = pmds[k].reg_time_enabled;
 		counts[i].running = pmds[k].reg_time_running;
 		k++;

@@ -308,6 +308,7 @@ static int m_alloc(const struct px_smpl_set *sets, size_t nsets,
 			s->nbody[idx] = (unsigned)__builtin_popcountll(p->smpl_pmds);
 			s->reg[idx].ctr = (int)i;
 			s->reg[idx].set = (uint16_t)k;
+			s->reg[idx].event_count = p->long_period != 0;
 		}
 	}
 	s->first[nsets] = idx;

@@ -47,8 +47,11 @@ int px_module_create_set(int fd, unsigned int id, uint32_t flags,
 struct px_module_pmd {
 	int ctr;
 	uint16_t set;
+	/* read the event's count in its set's turns (reg_act_count), not
+	 * the PMD's value: a sampling PMD's value restarts at each overflow */
+	bool event_count;
 };
-/* counts[i] of regs[i]: the PMD's value, and its set's active time as
+/* counts[i] of regs[i]: the PMD's value (or event count), and its set's active time as
  * enabled and running time (zeros when not counted); PFM_READ_PMDS in
  * calls of at most arg_size_max bytes.  0 or -errno. */
 int px_module_read(int fd, uint32_t arg_size_max,
