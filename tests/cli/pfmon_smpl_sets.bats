@@ -39,8 +39,11 @@ print("turns", runs, "events", ev)
 assert out["summary"]["lost"] == 0, out["summary"]
 for s, func in ((0, "first_function"), (1, "second_function")):
     e = ev[s]
-    # period 1: a sample for each call the set's own counter saw in its turns
-    assert e["samples"] == e["count"] > 0, e
+    # period 1: a sample for each call the set's own counter saw in its
+    # turns; but a turn that ends while the command is inside the uprobe
+    # (perf's disable lands between its count and its sample, on a loaded
+    # host about once a run) has counted one call it did not sample
+    assert 0 < e["samples"] <= e["count"] <= e["samples"] + runs[s], (e, out["summary"])
     assert 0 < e["active_pct"] < 100 and e["status"] == "scaled", e
     prof = [p for p in out["profile"] if p["event"].endswith("(set %d)" % s)][0]
     assert prof["entries"][0]["name"] == func and prof["samples"] == e["samples"], prof
@@ -65,9 +68,12 @@ assert abs(total - 40000) <= sum(runs), (total, runs)
 PY
 }
 
+# Both sets switch on their trigger's overflows (a set switched on a
+# timeout may see no sample in its turn on a loaded host, pfmon's timer
+# being wall time: two turns of the other set would then look like one).
 @test "a set switched after N overflows of its trigger records exactly N samples in each turn" {
 	run -0 --separate-stderr "$PFMON" --json -e page-faults --long-smpl-periods=1 --switch-ovfls=5 \
-		-e task-clock --long-smpl-periods=100000 --switch-timeout=2 \
+		-e task-clock --long-smpl-periods=100000 --switch-ovfls=3 \
 		--smpl-outfile="$T/s.jsonl" "$W/refault_static" 100000
 	echo "$output" > "$T/out.json"
 	python3 - "$T/out.json" "$T/s.jsonl" <<'PY'
@@ -79,11 +85,13 @@ rows = sorted((r for r in map(json.loads, open(sys.argv[2])) if "tstamp" in r),
 turns = [(k, len(list(g))) for k, g in itertools.groupby(r["set"] for r in rows)]
 print("turns", runs, "runs of samples", turns)
 assert out["summary"]["lost"] == 0, out["summary"]
-zero = [n for s, n in turns if s == 0]
-assert len(zero) >= 10, turns
-# every turn of set 0 ends at its 5th overflow; the last may be cut short
-assert all(n == 5 for n in zero[:-1]) and 0 < zero[-1] <= 5, zero
-assert len(zero) <= runs[0] <= len(zero) + 1, (zero, runs)
+# every turn ends at its trigger's Nth overflow: 5 page faults, 3 ticks
+# of 100 us; the last turn may be cut short by the end
+for s, n in ((0, 5), (1, 3)):
+    mine = [k for t, k in turns if t == s]
+    assert len(mine) >= 10, turns
+    assert all(k == n for k in mine[:-1]) and 0 < mine[-1] <= n, (s, mine)
+    assert len(mine) <= runs[s] <= len(mine) + 1, (s, mine, runs)
 PY
 }
 
