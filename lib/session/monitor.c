@@ -131,17 +131,19 @@ static bool set_has_trigger(const struct px_monitor *m, size_t s)
 	return false;
 }
 
-/* Set s of unit u read now, when the tool switches the sets: its
- * counters, or its sampler's events.  -ENOENT when it has none. */
+/* Set s of unit u read now into counts: its counters, or its sampler's
+ * events.  A state or sampler for every set (the backend switches them)
+ * is set 0's and reads them all.  -ENOENT when the set has none. */
 static int read_set(struct px_monitor *m, struct px_unit *u, size_t s,
 		    struct px_count *counts)
 {
-	void *sp = set_sampler(m, u, s);
+	void *h = !m->opts.sampling ? u->states[s] :
+		  s < m->nsamplers ? u->samplers[s] : NULL;
 
-	if (m->opts.sampling)
-		return sp && m->opts.sampling->ops->read ?
-		       m->opts.sampling->ops->read(sp, counts) : -ENOENT;
-	return u->states[s] ? m->opts.backend->read(u->states[s], counts) : -ENOENT;
+	if (!h)
+		return -ENOENT;
+	return m->opts.sampling ? m->opts.sampling->ops->read(h, counts) :
+				  m->opts.backend->read(h, counts);
 }
 
 /* The activation of set s on unit u that just ended (its counters are
@@ -1047,43 +1049,16 @@ out:
 	free(max);
 }
 
-/* Sampling: each unit's counts from its samplers' events. */
-static int read_samplers(struct px_monitor *m)
-{
-	for (size_t i = 0; i < m->nunits; i++) {
-		struct px_unit *u = &m->units[i];
-
-		for (size_t k = 0; k < m->nsamplers; k++) {
-			/* one sampler for every set reads them all */
-			size_t at = px_monitor_index(m, m->nsamplers > 1 ? k : 0, 0);
-			int ret;
-
-			if (!u->samplers[k] || !m->opts.sampling->ops->read)
-				continue;
-			ret = m->opts.sampling->ops->read(u->samplers[k], &u->counts[at]);
-			if (ret)
-				return ret;
-		}
-	}
-	return 0;
-}
-
 static int read_all(struct px_monitor *m)
 {
 	read_set_runs(m);
-	if (m->opts.sampling)
-		return read_samplers(m);
 	for (size_t i = 0; i < m->nunits; i++) {
 		struct px_unit *u = &m->units[i];
 
 		for (size_t s = 0; s < m->opts.nsets; s++) {
-			int ret;
+			int ret = read_set(m, u, s, &u->counts[px_monitor_index(m, s, 0)]);
 
-			if (!u->states[s])
-				continue;
-			ret = m->opts.backend->read(u->states[s],
-						    &u->counts[px_monitor_index(m, s, 0)]);
-			if (ret)
+			if (ret && ret != -ENOENT)
 				return ret;
 		}
 	}
