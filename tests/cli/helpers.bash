@@ -37,6 +37,21 @@ perf_stat_value() {
 	perf stat -x, -e "$ev" "$@" 2>&1 >/dev/null | awk -F, 'NF > 2 { print $1; exit }'
 }
 
+# interval_coverage ALONE KIND VALUE_COL CI_COL ROWS: pfmon -x, output on
+# standard input; its rows whose first field is KIND and whose CI_COL (a
+# 95% interval in % of the VALUE_COL estimate) is known.  Prints how many
+# hold ALONE, the figure measured without multiplexing, within their
+# interval, and succeeds when there are ROWS of them and 9 in 10 hold it.
+interval_coverage() {
+	awk -F, -v a="$1" -v kind="$2" -v vc="$3" -v cc="$4" -v rows="$5" '
+		$1 == kind && $cc != "" {
+			d = $vc - a; if (d < 0) d = -d
+			n++; inside += d <= $vc * $cc / 100; w += $cc }
+		END {
+			printf "alone %d: inside %d of %d, mean +- %.2f%%\n", a, inside, n, n ? w / n : 0
+			exit !(n == rows && inside * 10 >= n * 9) }'
+}
+
 # counted_function's address in the calls workload (built without PIE).
 counted_function_addr() {
 	nm "$W/calls" | awk '$3 == "counted_function" { print "0x" $1 }'

@@ -128,12 +128,7 @@ check_scaling() {
 	for n in $(seq 100); do
 		"$PFMON" -x, --switch-timeout=2 -e page-faults -e minor-faults \
 			-e page-faults "$W/refault_static" 100000 2>/dev/null
-	done | awk -F, -v a="$alone" '$1 == "all" && $12 != "" {
-			d = $7 - a; if (d < 0) d = -d
-			n++; inside += d <= $7 * $12 / 100; w += $12 }
-		END {
-			printf "alone %d: inside %d of %d, mean +- %.2f%%\n", a, inside, n, w / n
-			exit !(n == 300 && inside * 10 >= n * 9) }' >&3
+	done | interval_coverage "$alone" all 7 12 300 >&3
 }
 
 # The same loop whose second half burns CPU without faults: its sets'

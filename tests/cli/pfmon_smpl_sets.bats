@@ -167,10 +167,5 @@ print([e for e in p["entries"] if e["name"] == sys.argv[3]][0]["pct"])' "$@"
 		"$PFMON" -x, --switch-timeout=2 -e page-faults --long-smpl-periods=10 \
 			-e minor-faults --long-smpl-periods=10 -e page-faults --long-smpl-periods=10 \
 			"$W/refault_static" 100000 2>/dev/null
-	done | awk -F, -v a="$alone" '$1 == "samples" && $7 != "" {
-			d = $5 - a; if (d < 0) d = -d
-			n++; inside += d <= $5 * $7 / 100; w += $7 }
-		END {
-			printf "alone %d samples: inside %d of %d, mean +- %.2f%%\n", a, inside, n, w / n
-			exit !(n == 300 && inside * 10 >= n * 9) }' >&3
+	done | interval_coverage "$alone" samples 5 7 300 >&3
 }
