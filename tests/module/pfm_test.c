@@ -614,13 +614,6 @@ static void sc_syswide(int argc, char **argv)
 
 /* --- overflow processing ------------------------------------------------ */
 
-/* The function the breakpoint tests count (in this program, so that a
- * context can monitor itself exactly). */
-__attribute__((noinline, used)) void counted(void)
-{
-	__asm__ volatile("" ::: "memory");
-}
-
 static void call_counted(long n)
 {
 	for (long i = 0; i < n; i++)
@@ -1644,20 +1637,6 @@ static void sc_smpl_hold(int argc, char **argv)
 
 /* --- sampling with event sets ------------------------------------------- */
 
-/* The second function of the set tests: set 1 samples its calls. */
-__attribute__((noinline, used)) void counted2(void)
-{
-	__asm__ volatile("" ::: "memory");
-}
-
-static void call_both(long n)
-{
-	for (long i = 0; i < n; i++) {
-		counted();
-		counted2();
-	}
-}
-
 /* What smpl_switch expects and finds, sample after sample. */
 struct switch_check {
 	pid_t pid;
@@ -1752,40 +1731,6 @@ static void switch_walk_dfl(struct switch_check *k, const void *buf)
 		k->bad++;
 }
 
-/* The samples of calls-many call_both() iterations with triggers of n0
- * and n1 overflows, and the sets' runs (LOAD counts one for set 0). */
-static size_t switch_expect(struct switch_check *k, long calls,
-			    uint64_t *runs)
-{
-	long left = k->n0, pmd1 = 0;
-	int set = 0;
-	size_t n = 0;
-
-	runs[0] = 1;
-	runs[1] = 0;
-	for (long i = 0; i < calls; i++) {
-		if (set == 0) {		/* counted(): set 0 samples */
-			k->want[n++] = (uint64_t)pmd1;
-			if (!--left) {
-				set = 1;
-				left = k->n1;
-				runs[1]++;
-			}
-		}
-		if (set == 0) {		/* counted2(): set 0 counts it */
-			pmd1++;
-		} else {		/* set 1 samples */
-			k->want[n++] = 1ull << 63;
-			if (!--left) {
-				set = 0;
-				left = k->n0;
-				runs[0]++;
-			}
-		}
-	}
-	return n;
-}
-
 /*
  * smpl_switch N0 SET1 [CALLS [ENTRIES [MODE]]]: a default-format context
  * with two sets on a traced child that calls counted() and counted2()
@@ -1815,7 +1760,7 @@ static void sc_smpl_switch(int argc, char **argv)
 	int notify = argc > 5 && !strcmp(argv[5], "notify");
 	struct switch_check k = { .n0 = n0, .cur = -1 };
 	long n1 = 0, ms = 0, notes = 0;
-	uint64_t buf_size, wruns[2] = { 0, 0 };
+	uint64_t buf_size, wpmd1, wruns[2] = { 0, 0 };
 	struct pfarg_setinfo si0, si1;
 	struct pfarg_ctxinfo ci;
 	struct pfarg_pmd p[2];
@@ -1863,7 +1808,7 @@ static void sc_smpl_switch(int argc, char **argv)
 		k.want = calloc((size_t)calls * 2 + 1, sizeof(*k.want));
 		if (!k.want)
 			die("calloc");
-		k.nwant = switch_expect(&k, calls, wruns);
+		k.nwant = pfm_switch_expect(k.want, calls, k.n0, k.n1, &wpmd1, wruns);
 	}
 	pid = spawn_traced(call_both, calls);
 	k.pid = pid;

@@ -181,4 +181,66 @@ static inline uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* The functions the breakpoint tests count (in the test program, so that
+ * a context can monitor itself exactly), and a child that calls both. */
+static __attribute__((noinline, used)) void counted(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+static __attribute__((noinline, used)) void counted2(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+static inline void call_both(long n)
+{
+	for (long i = 0; i < n; i++) {
+		counted();
+		counted2();
+	}
+}
+
+/*
+ * The samples of `calls` call_both() iterations sampled with two sets:
+ * set 0 samples every counted() call and switches after n0 of them, its
+ * PMD1 counting counted2() in its samples' bodies; set 1 samples every
+ * counted2() call and switches after n1.  want[] gets them in order (the
+ * set in bit 63, set 0's body value below), *pmd1 set 0's final count of
+ * counted2(), runs[] the sets' activations (LOAD counts one for set 0).
+ * Returns how many samples.
+ */
+static inline size_t pfm_switch_expect(uint64_t *want, long calls, long n0,
+				       long n1, uint64_t *pmd1, uint64_t *runs)
+{
+	long left = n0;
+	int set = 0;
+	size_t n = 0;
+
+	*pmd1 = 0;
+	runs[0] = 1;
+	runs[1] = 0;
+	for (long i = 0; i < calls; i++) {
+		if (set == 0) {		/* counted(): set 0 samples */
+			want[n++] = *pmd1;
+			if (!--left) {
+				set = 1;
+				left = n1;
+				runs[1]++;
+			}
+		}
+		if (set == 0) {		/* counted2(): set 0 counts it */
+			(*pmd1)++;
+		} else {		/* set 1 samples */
+			want[n++] = 1ull << 63;
+			if (!--left) {
+				set = 0;
+				left = n0;
+				runs[0]++;
+			}
+		}
+	}
+	return n;
+}
+
 #endif

@@ -26,24 +26,6 @@
 #define N0 3
 #define N1 2
 
-__attribute__((noinline, used)) void counted(void)
-{
-	__asm__ volatile("" ::: "memory");
-}
-
-__attribute__((noinline, used)) void counted2(void)
-{
-	__asm__ volatile("" ::: "memory");
-}
-
-static void call_both(long n)
-{
-	for (long i = 0; i < n; i++) {
-		counted();
-		counted2();
-	}
-}
-
 struct check {
 	pid_t pid;
 	uint64_t *want;		/* set in bit 63, set 0's body value below */
@@ -80,40 +62,6 @@ static int on_sample(void *arg, const struct px_sample *x)
 	k->samples++;
 	k->per_set[x->set]++;
 	return 0;
-}
-
-/* The samples of `calls` call_both() iterations, set 0's final count of
- * counted2() and the sets' runs (LOAD counts one for set 0). */
-static size_t expect(uint64_t *want, long calls, uint64_t *pmd1, uint64_t *runs)
-{
-	long left = N0;
-	int set = 0;
-	size_t n = 0;
-
-	*pmd1 = 0;
-	runs[0] = 1;
-	runs[1] = 0;
-	for (long i = 0; i < calls; i++) {
-		if (set == 0) {
-			want[n++] = *pmd1;
-			if (!--left) {
-				set = 1;
-				left = N1;
-				runs[1]++;
-			}
-		}
-		if (set == 0) {
-			(*pmd1)++;
-		} else {
-			want[n++] = 1ull << 63;
-			if (!--left) {
-				set = 0;
-				left = N0;
-				runs[0]++;
-			}
-		}
-	}
-	return n;
 }
 
 static void breakpoint(void (*fn)(void), struct px_event *ev)
@@ -205,7 +153,7 @@ int main(int argc, char **argv)
 	k.want = calloc((size_t)calls * 2 + 1, sizeof(*k.want));
 	if (!k.want)
 		return 3;
-	k.nwant = expect(k.want, calls, &pmd1, wruns);
+	k.nwant = pfm_switch_expect(k.want, calls, N0, N1, &pmd1, wruns);
 
 	t.pid = k.pid = spawn_traced(call_both, calls);
 	if (ops->open_sets(sets, 2, &t, &o, 1000000, &s))
