@@ -24,6 +24,17 @@ struct px_sample {
 	uint64_t ip;
 	unsigned nvalues;	/* body: PMD values in increasing PMD order */
 	uint64_t values[PX_SMPL_MAX_PMDS];
+	/* The call chain (formats/callchain; none in the other formats):
+	 * frames innermost first, the nr_kernel kernel ones then the nr_user
+	 * user ones; with a user stack copy, regs (PFM_CC_NREGS, DWARF
+	 * order) and stack_size bytes from the user stack pointer up.  The
+	 * pointers are valid during the callback that gets the sample. */
+	unsigned nr_kernel, nr_user;
+	unsigned cc_flags;		/* PFM_CC_TRUNCATED, PFM_CC_USER_CUT */
+	const uint64_t *frames;
+	const uint64_t *regs;		/* NULL: no stack copy */
+	const void *stack;
+	uint32_t stack_size;
 };
 
 /* Bytes one sample takes with these flags and npmds body values. */
