@@ -76,7 +76,22 @@
 enum px_smpl_format {
 	PX_SMPL_DEFAULT = 0,		/* formats/default */
 	PX_SMPL_DOUBLE_BUFFER,		/* formats/double-buffer */
+	PX_SMPL_CALLCHAIN,		/* formats/callchain: with call chains */
 };
+
+/* How call chains are recorded (the callchain format, and only it). */
+enum px_callgraph {
+	PX_CALLGRAPH_NONE = 0,
+	PX_CALLGRAPH_FP,	/* kernel and user chains by frame pointers */
+	PX_CALLGRAPH_DWARF,	/* the kernel chain, and the user registers
+				 * and a stack copy, unwound after the run
+				 * (the perf backend only) */
+};
+
+#define PX_CALLGRAPH_MAX_FRAMES 127	/* frames per chain, as perf's
+					 * kernel.perf_event_max_stack */
+#define PX_CALLGRAPH_STACK_BYTES 8192	/* stack copied per sample, as perf's
+					 * --call-graph=dwarf */
 
 /* Sampling settings of one PMD (one event). */
 struct px_smpl_pmd {
@@ -115,6 +130,11 @@ struct px_smpl_opts {
 	/* no mapping and task records (another sampler of the same target,
 	 * set 0's, records them) */
 	bool no_sideband;
+	/* call chains: with format PX_SMPL_CALLCHAIN, and only then */
+	enum px_callgraph callgraph;
+	unsigned max_frames;	/* frames per chain; 0: PX_CALLGRAPH_MAX_FRAMES */
+	uint32_t stack_bytes;	/* DWARF: stack bytes per sample, a multiple
+				 * of 8; 0: PX_CALLGRAPH_STACK_BYTES */
 	/* every sample, in order, when its buffer (or half) is handed over;
 	 * a non-zero return is passed back by the call that handed it over */
 	px_sample_fn on_sample;

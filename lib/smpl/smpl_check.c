@@ -3,6 +3,7 @@
 #include "error.h"
 #include "random.h"
 #include "sampler.h"
+#include "callchain/perfmon_cc_smpl.h"
 
 #include <errno.h>
 
@@ -14,8 +15,20 @@ int px_smpl_check(const struct px_event *evs, size_t n,
 	if (!n || n > PX_SMPL_MAX_PMDS)
 		return px_fail(EINVAL, "sampling needs 1 to %d events, not %zu",
 			       PX_SMPL_MAX_PMDS, n);
-	if (o->format != PX_SMPL_DEFAULT && o->format != PX_SMPL_DOUBLE_BUFFER)
+	if (o->format != PX_SMPL_DEFAULT && o->format != PX_SMPL_DOUBLE_BUFFER &&
+	    o->format != PX_SMPL_CALLCHAIN)
 		return px_fail(EINVAL, "unknown sampling format %d", o->format);
+	if ((o->format == PX_SMPL_CALLCHAIN) != (o->callgraph != PX_CALLGRAPH_NONE))
+		return px_fail(EINVAL,
+			       "call chains are recorded in the callchain format, and that format needs a call-graph mode");
+	if (o->max_frames > PFM_CC_MAX_FRAMES)
+		return px_fail(EINVAL, "at most %d frames per call chain, not %u",
+			       PFM_CC_MAX_FRAMES, o->max_frames);
+	if (o->callgraph == PX_CALLGRAPH_DWARF &&
+	    (o->stack_bytes % 8 || o->stack_bytes > PFM_CC_MAX_STACK))
+		return px_fail(EINVAL,
+			       "the stack copy per sample must be a multiple of 8 bytes up to %d, not %u",
+			       PFM_CC_MAX_STACK, o->stack_bytes);
 	for (size_t i = 0; i < n; i++) {
 		const struct px_smpl_pmd *p = &pmds[i];
 		uint64_t sp = p->short_period ? p->short_period : p->long_period;
