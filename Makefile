@@ -68,8 +68,10 @@ WORKLOADS = $(WORKLOAD_SRCS:%.c=$(B)/%) $(B)/tests/workloads/refault_static
 .PHONY: all check bench install uninstall clean module deps
 
 SYMBOLS_WORKLOAD = tests/workloads/symbols/build/.done
+CALLGRAPH_WORKLOAD = $(B)/tests/workloads/callgraph/.done
 
-all: $(CMDS) $(UNIT_BINS) $(MODULE_LIB_BINS) $(WORKLOADS) $(SYMBOLS_WORKLOAD)
+all: $(CMDS) $(UNIT_BINS) $(MODULE_LIB_BINS) $(WORKLOADS) $(SYMBOLS_WORKLOAD) \
+     $(CALLGRAPH_WORKLOAD)
 
 $(LIB): $(LIB_OBJS)
 	$(AR) rcs $@ $^
@@ -125,6 +127,11 @@ $(B)/tests/workloads/refault_static: tests/workloads/refault.c
 # own build/ folder, whose paths its tests know)
 $(SYMBOLS_WORKLOAD): $(wildcard tests/workloads/symbols/*.[ch]) scripts/build-symbols-workload.sh
 	scripts/build-symbols-workload.sh
+
+# the call-graph workload: a known call tree through shared, dlopen'ed
+# and inlined code, built with and without frame pointers
+$(CALLGRAPH_WORKLOAD): $(wildcard tests/workloads/callgraph/*.[ch]) scripts/build-callgraph-workload.sh
+	scripts/build-callgraph-workload.sh $(B)/tests/workloads/callgraph
 
 deps:
 	scripts/install-deps.sh

@@ -5,6 +5,7 @@
 #include "perf_syscall.h"
 #include "random.h"
 #include "sideband.h"
+#include "callchain/px_cc.h"
 #include "double-buffer/px_dbl.h"
 
 #include <errno.h>
@@ -16,6 +17,12 @@
 
 #define DEFAULT_ENTRIES 4096
 #define DEFAULT_RING_PAGES 256
+/* a stack copy per sample: 8 KiB samples need a larger ring */
+#define DWARF_RING_PAGES 2048
+/* The user registers a DWARF unwinder needs, as perf numbers them
+ * (asm/perf_regs.h): AX BX CX DX SI DI BP SP IP (bits 0-8) and R8-R15
+ * (bits 16-23); the kernel writes them in increasing bit order. */
+#define USER_REGS_MASK 0xff01ffull
 #define SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | \
 		     PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU)
 /* No PERF_SAMPLE_PERIOD: with it the kernel samples every occurrence of a
@@ -74,6 +81,9 @@ struct px_sampler {
 	uint64_t act_ovfls;	/* the trigger's overflows since its set
 				 * was last started */
 	bool for_exec;		/* the samples start at the task's exec */
+	unsigned max_frames;	/* call chains: frames per chain */
+	uint64_t frames[PFM_CC_MAX_FRAMES];	/* the sample being decoded's */
+	uint64_t regs[PFM_CC_NREGS];
 };
 
 static int check_trigger(const struct px_event *evs, size_t n,
@@ -159,6 +169,17 @@ static void fill_attr(struct px_sampler *s, const struct px_event *ev, size_t i,
 			 PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	a->sample_id_all = 1;
 	a->sample_type = SAMPLE_TYPE | (s->read_group ? PERF_SAMPLE_READ : 0);
+	if (s->o.callgraph != PX_CALLGRAPH_NONE) {
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		a->sample_max_stack = (uint16_t)s->max_frames;
+	}
+	if (s->o.callgraph == PX_CALLGRAPH_DWARF) {
+		/* the user part is unwound after the run from these */
+		a->exclude_callchain_user = 1;
+		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = USER_REGS_MASK;
+		a->sample_stack_user = s->o.stack_bytes;
+	}
 	/* the kernel allows its synchronous SIGTRAP only on events that end
 	 * at exec */
 	a->remove_on_exec = s->stops;
@@ -205,6 +226,9 @@ static int open_event(struct px_sampler *s, struct px_event *ev, size_t i,
 	if (fd == -EACCES || fd == -EPERM)
 		return px_fail(-fd, "no permission to sample '%s': lower kernel.perf_event_paranoid or run as root",
 			       ev->name);
+	if (fd == -EOVERFLOW && s->o.callgraph != PX_CALLGRAPH_NONE)
+		return px_fail(EOVERFLOW, "cannot record call chains of %u frames: the kernel allows at most kernel.perf_event_max_stack (see /proc/sys/kernel/perf_event_max_stack)",
+			       s->max_frames);
 	if (fd == -EINVAL && t->inherit && s->read_group)
 		return px_fail(EINVAL, "cannot sample '%s' with its group's values while following children on this kernel: record only one event, or do not follow children",
 			       ev->name);
@@ -262,6 +286,14 @@ static void close_ring(struct px_sampler *s, struct ring *r)
 	free(r->ids);
 }
 
+/* The callchain format's flags for the call-graph mode. */
+static uint32_t cc_flags(const struct px_sampler *s)
+{
+	uint32_t f = PFM_CC_SMPL_KERNEL | PFM_CC_SMPL_USER;
+
+	return s->o.callgraph == PX_CALLGRAPH_DWARF ? f | PFM_CC_SMPL_USER_STACK : f;
+}
+
 static int init_buffer(struct px_sampler *s)
 {
 	size_t entries = s->o.entries ? s->o.entries : DEFAULT_ENTRIES;
@@ -272,7 +304,10 @@ static int init_buffer(struct px_sampler *s)
 		if (is_sampling(&s->pmd[i]) && s->pmd[i].nbody > most)
 			most = s->pmd[i].nbody;
 	s->max_sample = px_dfl_max_sample_size(0, most);
-	if (s->o.format == PX_SMPL_DEFAULT) {
+	if (s->o.format == PX_SMPL_CALLCHAIN)
+		s->max_sample = px_cc_max_sample_size(cc_flags(s), most, s->max_frames,
+						      s->o.stack_bytes);
+	if (s->o.format != PX_SMPL_DOUBLE_BUFFER) {
 		s->buf_size = sizeof(struct pfm_dfl_smpl_hdr) + entries * s->max_sample;
 	} else {
 		s->buf_size = sizeof(struct pfm_dbl_smpl_hdr) + 2 * entries * s->max_sample;
@@ -283,6 +318,8 @@ static int init_buffer(struct px_sampler *s)
 			       s->buf_size);
 	if (s->o.format == PX_SMPL_DEFAULT)
 		ret = px_dfl_init(s->buf, s->buf_size, 0, s->max_sample);
+	else if (s->o.format == PX_SMPL_CALLCHAIN)
+		ret = px_cc_init(s->buf, s->buf_size, cc_flags(s), s->max_sample);
 	else
 		ret = px_dbl_init(s->buf, s->buf_size,
 				  s->o.mask_when_full ? PFM_DBL_SMPL_MASK_WHEN_FULL : 0,
@@ -317,8 +354,12 @@ int px_sampler_open(const struct px_event *evs, size_t n,
 	s->o = *o;
 	s->for_exec = t->enable_on_exec;
 	s->stops = px_smpl_periods_change(pmds, n);
+	s->max_frames = o->max_frames ? o->max_frames : PX_CALLGRAPH_MAX_FRAMES;
+	if (o->callgraph == PX_CALLGRAPH_DWARF && !o->stack_bytes)
+		s->o.stack_bytes = PX_CALLGRAPH_STACK_BYTES;
 	if (!s->o.ring_pages)
-		s->o.ring_pages = DEFAULT_RING_PAGES;
+		s->o.ring_pages = o->callgraph == PX_CALLGRAPH_DWARF ?
+				  DWARF_RING_PAGES : DEFAULT_RING_PAGES;
 	s->pmd = calloc(n, sizeof(*s->pmd));
 	s->evs = malloc(n * sizeof(*evs));
 	s->rec = malloc(PX_RING_MAX_RECORD);
@@ -491,7 +532,9 @@ int px_sampler_body(void *sampler, unsigned set, unsigned ovfl_pmd)
 
 static int hand_over_dfl(struct px_sampler *s)
 {
-	int ret = px_dfl_read(s->buf, s->buf_size, px_sampler_body, s,
+	int ret = s->o.format == PX_SMPL_CALLCHAIN ?
+		  px_cc_read(s->buf, s->buf_size, s->o.on_sample, s->o.arg) :
+		  px_dfl_read(s->buf, s->buf_size, px_sampler_body, s,
 			      s->o.on_sample, s->o.arg);
 
 	if (ret > 0 && !s->cb_ret)
@@ -598,8 +641,10 @@ static int record(struct px_sampler *s, size_t pmd, const struct px_sample *x)
 		s->st.dropped++;
 		return 0;
 	}
-	if (s->o.format == PX_SMPL_DEFAULT) {
-		r = px_dfl_append(s->buf, s->max_sample, x);
+	if (s->o.format != PX_SMPL_DOUBLE_BUFFER) {
+		r = s->o.format == PX_SMPL_CALLCHAIN ?
+		    px_cc_append(s->buf, s->max_sample, x) :
+		    px_dfl_append(s->buf, s->max_sample, x);
 		if (r < 0) {
 			s->st.dropped++;
 			return 0;
@@ -632,6 +677,102 @@ static int find_pmd(const struct ring *r, size_t n, uint64_t id)
 		if (r->ids[i] == id)
 			return (int)i;
 	return -1;
+}
+
+/* perf's callchain (u[k]: nr, then the addresses with context markers)
+ * into x's frames, kernel ones then user ones; and with DWARF the user
+ * registers and stack copy that follow.  Returns the words used, or 0 for a
+ * malformed sample. */
+static size_t decode_callchain(struct px_sampler *s, const uint64_t *u, size_t nu,
+			       size_t k, struct px_sample *x)
+{
+	uint64_t nr, ctx, *f = s->frames;
+	size_t nk = 0, nuser = 0;
+
+	if (k >= nu || u[k] > nu - k - 1)
+		return 0;
+	nr = u[k++];
+	/* two passes keep the kernel frames first whatever the order */
+	for (int pass = 0; pass < 2; pass++) {
+		ctx = PERF_CONTEXT_KERNEL;
+		for (uint64_t j = 0; j < nr; j++) {
+			uint64_t ip = u[k + j];
+
+			if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+				ctx = ip;
+				continue;
+			}
+			if ((ctx == PERF_CONTEXT_USER) != (pass == 1) ||
+			    nk + nuser >= PFM_CC_MAX_FRAMES)
+				continue;
+			f[nk + nuser] = ip;
+			if (pass)
+				nuser++;
+			else
+				nk++;
+		}
+	}
+	x->frames = f;
+	x->nr_kernel = (unsigned)nk;
+	x->nr_user = (unsigned)nuser;
+	if (nk + nuser >= s->max_frames)
+		x->cc_flags |= PFM_CC_TRUNCATED;
+	return (size_t)nr + 1;
+}
+
+/* Perf's user registers (USER_REGS_MASK order) in DWARF numbering. */
+static const uint8_t dwarf_from_perf[PFM_CC_NREGS] = {
+	0 /* rax: AX */, 3 /* rdx: DX */, 2 /* rcx: CX */, 1 /* rbx: BX */,
+	4 /* rsi */, 5 /* rdi */, 6 /* rbp */, 7 /* rsp */,
+	9, 10, 11, 12, 13, 14, 15, 16 /* r8-r15 */, 8 /* rip: IP */,
+};
+
+/* The user registers and stack of a DWARF sample; words used or 0. */
+static size_t decode_user_stack(struct px_sampler *s, const uint64_t *u, size_t nu,
+				size_t k, struct px_sample *x)
+{
+	size_t start = k;
+	uint64_t abi, size, dyn;
+
+	if (k >= nu)
+		return 0;
+	abi = u[k++];
+	if (abi != PERF_SAMPLE_REGS_ABI_NONE) {
+		if (nu - k < PFM_CC_NREGS)
+			return 0;
+		for (size_t i = 0; i < PFM_CC_NREGS; i++)
+			s->regs[i] = u[k + dwarf_from_perf[i]];
+		k += PFM_CC_NREGS;
+	}
+	if (k >= nu)
+		return 0;
+	size = u[k++];
+	if (!size)
+		return k - start;	/* no user context (a kernel thread) */
+	if (size % 8 || size / 8 >= nu - k)
+		return 0;
+	dyn = u[k + size / 8];
+	if (abi != PERF_SAMPLE_REGS_ABI_NONE) {
+		x->regs = s->regs;
+		x->stack = &u[k];
+		x->stack_size = (uint32_t)(dyn < size ? dyn : size);
+	}
+	return k + size / 8 + 1 - start;
+}
+
+/* The chain parts of a sample after its read values (u[k]); non-zero for
+ * a malformed one, which is then not recorded. */
+static int decode_chain(struct px_sampler *s, const uint64_t *u, size_t nu,
+			size_t k, struct px_sample *x)
+{
+	size_t used = decode_callchain(s, u, nu, k, x);
+
+	if (!used)
+		return -1;
+	if (s->o.callgraph == PX_CALLGRAPH_DWARF &&
+	    !decode_user_stack(s, u, nu, k + used, x))
+		return -1;
+	return 0;
 }
 
 static int decode_sample(struct px_sampler *s, const struct ring *r,
@@ -684,6 +825,9 @@ static int decode_sample(struct px_sampler *s, const struct ring *r,
 			if (s->pmd[pmd].cfg.smpl_pmds >> i & 1)
 				x.values[x.nvalues++] = vals[i];
 	}
+	if (s->o.callgraph != PX_CALLGRAPH_NONE &&
+	    decode_chain(s, u, nu, k, &x))
+		return 0;
 	return record(s, (size_t)pmd, &x);
 }
 
@@ -875,7 +1019,7 @@ int px_sampler_finish(struct px_sampler *s)
 		ret = px_sampler_drain(s);
 	if (ret < 0)
 		return ret;
-	if (s->o.format == PX_SMPL_DEFAULT) {
+	if (s->o.format != PX_SMPL_DOUBLE_BUFFER) {
 		if (((struct pfm_dfl_smpl_hdr *)s->buf)->hdr_count)
 			ret = hand_over_dfl(s);
 	} else {
