@@ -42,6 +42,8 @@ struct options {
 	struct px_smpl_spec smpl;
 	char *smpl_outfile;
 	int saturate, no_block, resolve, profile_lines, profile_inlined, profile_top;
+	int profile_callers;
+	char *folded, *flamegraph;
 	const char *profile_by;
 };
 
@@ -158,6 +160,16 @@ static struct poptOption *option_table(struct options *o)
 		  "rank samples by function (default), inlined, line, comm (process name), pid or cpu", "KEY" },
 		{ "profile-top", 0, POPT_ARG_INT, &o->profile_top, 0,
 		  "show the N first entries of each profile (default 20, 0: all)", "N" },
+		{ "call-graph", 0, POPT_ARG_STRING, &o->smpl.call_graph, 0,
+		  "record each sample's call chain: fp (frame pointers) or dwarf[,STACK_BYTES] (a stack copy unwound after the run, perf backend)", "MODE" },
+		{ "call-graph-depth", 0, POPT_ARG_LONG, &o->smpl.max_frames, 0,
+		  "frames per call chain (default 127)", "N" },
+		{ "profile-callers", 0, POPT_ARG_NONE, &o->profile_callers, 0,
+		  "with --call-graph: the callers and callees of the top functions, as trees", NULL },
+		{ "folded", 0, POPT_ARG_STRING, &o->folded, 0,
+		  "with --call-graph: write folded stacks (frame;frame COUNT) to FILE", "FILE" },
+		{ "flamegraph", 0, POPT_ARG_STRING, &o->flamegraph, 0,
+		  "with --call-graph: write an SVG flame graph to FILE", "FILE" },
 		{ "outfile", 0, POPT_ARG_STRING, &o->outfile, 0, "write the results to FILE", "FILE" },
 		{ "append", 0, POPT_ARG_NONE, &o->append, 0, "append to --outfile", NULL },
 		{ "us-counter-format", 0, POPT_ARG_NONE, NULL, OPT_US, "print counts as 1,234,567", NULL },
@@ -433,17 +445,27 @@ static void check_sampling(struct options *o)
 		if (o->no_block)
 			usage_error("--no-overflow-block needs sampling: give --long-smpl-periods=N,...");
 		if (o->smpl_outfile || o->resolve || o->profile_lines || o->profile_inlined ||
-		    o->profile_by)
-			usage_error("--smpl-outfile, --resolve-addresses and --profile-* need sampling: give --long-smpl-periods=N,...");
-		return;
+		    o->profile_by || o->smpl.call_graph || o->smpl.max_frames)
+			usage_error("--smpl-outfile, --resolve-addresses, --call-graph and --profile-* need sampling: give --long-smpl-periods=N,...");
 	}
+	if (!o->smpl.call_graph && (o->folded || o->flamegraph || o->profile_callers ||
+				    o->smpl.max_frames))
+		usage_error("--folded, --flamegraph, --profile-callers and --call-graph-depth need call chains: give --call-graph=fp or --call-graph=dwarf");
+	if (!sampling)
+		return;
 	if (o->profile_lines + o->profile_inlined + !!o->profile_by > 1)
 		usage_error("choose one of --profile-by, --profile-lines and --profile-inlined");
 	(void)profile_by(o);
 	if (o->profile_top < 0)
 		usage_error("--profile-top takes a number, 0 for all");
-	if (o->smpl_outfile && o->outfile && !strcmp(o->smpl_outfile, o->outfile))
-		usage_error("--smpl-outfile and --outfile must be different files");
+	{
+		const char *files[] = { o->outfile, o->smpl_outfile, o->folded, o->flamegraph };
+
+		for (size_t i = 0; i < 4; i++)
+			for (size_t j = i + 1; j < 4; j++)
+				if (files[i] && files[j] && !strcmp(files[i], files[j]))
+					usage_error("--outfile, --smpl-outfile, --folded and --flamegraph must be different files");
+	}
 }
 
 /* Each set's sampling settings: pmds[s] (the caller frees them all). */
@@ -486,7 +508,9 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 {
 	struct px_smpl_session_opts so = { .argv = cmd && cmd[0] ? cmd : NULL,
 					   .smpl_outfile = o->smpl_outfile,
-					   .json = o->json, .resolve = o->resolve };
+					   .json = o->json, .resolve = o->resolve,
+					   .folded = o->folded, .flamegraph = o->flamegraph,
+					   .callers = o->profile_callers };
 	struct px_out pr;
 	struct px_smpl_pmd **pmds, *pmds0;
 	struct px_smpl_session ss;

@@ -11,7 +11,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 src=$here/tests/workloads/callgraph
 out=${1:-$here/build/tests/workloads/callgraph}
 CC=${CC:-cc}
-BASE="-O2 -g -Wall -Wextra -Werror"
+BASE="-O2 -g -fno-ipa-icf -Wall -Wextra -Werror"
 
 if [ -f "$out/.done" ]; then
 	stale=$(find "$src" -newer "$out/.done" -type f)
@@ -28,6 +28,6 @@ build() {
 		"$src/cgmain.c" -L"$dir" -lcgshared -ldl
 }
 
-build fp "-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer"
+build fp "-fno-omit-frame-pointer"
 build nofp "-fomit-frame-pointer"
 touch "$out/.done"

@@ -1,6 +1,7 @@
 /* pfmon's sampling session: options -> sampler(s) -> samples -> symbols ->
  * sample file, summary and profile. */
 #include "smpl_session.h"
+#include "callchain/perfmon_cc_smpl.h"
 #include "double-buffer/perfmon_dbl_smpl.h"
 #include "error.h"
 #include "grow.h"
@@ -11,6 +12,7 @@
 #include "mon_report.h"
 #include "procs.h"
 #include "sampler_module.h"
+#include "smpl_chains.h"
 #include "smpl_output.h"
 #include "symbols.h"
 #include "target.h"
@@ -32,6 +34,13 @@ struct px_smpl_rec {
 	uint16_t cpu, set, pmd, nvalues;
 	uint64_t last_reset, tstamp, ip;
 	size_t voff;
+	/* the call chain: nkernel + nuser addresses at chain_ips + coff;
+	 * with a stack copy (DWARF), its registers then stack_size bytes at
+	 * stacks + soff */
+	size_t coff, soff;
+	uint16_t nkernel, nuser, cc_flags;
+	bool has_stack;
+	uint32_t stack_size;
 };
 
 bool px_smpl_spec_sampling(const struct px_smpl_spec *sp)
@@ -80,6 +89,44 @@ bad:
 	*v = NULL;
 	return px_fail(EINVAL, "--%s: bad period list '%s': write positive numbers separated by commas",
 		       opt, list);
+}
+
+/* --call-graph=fp|dwarf[,BYTES] (and --call-graph-depth): the callchain
+ * format, which is the only one that records chains. */
+static int parse_call_graph(const struct px_smpl_spec *sp, struct px_smpl_opts *o)
+{
+	const char *cg = sp->call_graph;
+
+	if (!cg)
+		return px_fail(EINVAL, "--smpl-module=callchain records call chains: give --call-graph=fp or --call-graph=dwarf");
+	if (sp->module && strcmp(sp->module, "callchain"))
+		return px_fail(EINVAL, "--call-graph records into the callchain format, not '%s': drop --smpl-module",
+			       sp->module);
+	o->format = PX_SMPL_CALLCHAIN;
+	if (!strcmp(cg, "fp")) {
+		o->callgraph = PX_CALLGRAPH_FP;
+	} else if (!strcmp(cg, "dwarf")) {
+		o->callgraph = PX_CALLGRAPH_DWARF;
+	} else if (!strncmp(cg, "dwarf,", 6)) {
+		char *end;
+		unsigned long n;
+
+		errno = 0;
+		n = strtoul(cg + 6, &end, 0);
+		if (errno || *end || end == cg + 6 || cg[6] == '-' || !n || n % 8 ||
+		    n > PFM_CC_MAX_STACK)
+			return px_fail(EINVAL, "--call-graph=dwarf,%s: the stack bytes per sample must be a multiple of 8 from 8 to %d",
+				       cg + 6, PFM_CC_MAX_STACK);
+		o->callgraph = PX_CALLGRAPH_DWARF;
+		o->stack_bytes = (uint32_t)n;
+	} else {
+		return px_fail(EINVAL, "--call-graph: unknown mode '%s': use fp or dwarf[,STACK_BYTES]", cg);
+	}
+	if (sp->max_frames < 0 || sp->max_frames > PFM_CC_MAX_FRAMES)
+		return px_fail(EINVAL, "--call-graph-depth: %ld is out of range (1 to %d)",
+			       sp->max_frames, PFM_CC_MAX_FRAMES);
+	o->max_frames = (unsigned)sp->max_frames;
+	return 0;
 }
 
 /* "MASK:SEED,..." */
@@ -203,7 +250,11 @@ static int build_set(const struct px_smpl_spec *sp, size_t set, size_t n,
 		ret = parse_random(ss->random, *pmds, n, slot, nslots);
 	if (ret)
 		goto out;
-	if (!sp->module || !strcmp(sp->module, "default")) {
+	if (sp->call_graph || (sp->module && !strcmp(sp->module, "callchain"))) {
+		ret = parse_call_graph(sp, o);
+		if (ret)
+			goto out;
+	} else if (!sp->module || !strcmp(sp->module, "default")) {
 		o->format = PX_SMPL_DEFAULT;
 	} else if (!strcmp(sp->module, "double-buffer")) {
 		o->format = PX_SMPL_DOUBLE_BUFFER;
@@ -215,7 +266,7 @@ static int build_set(const struct px_smpl_spec *sp, size_t set, size_t n,
 				(*pmds)[i].notify = true;
 		}
 	} else {
-		ret = px_fail(EINVAL, "--smpl-module: unknown format '%s': use default or double-buffer (see --smpl-module-info)",
+		ret = px_fail(EINVAL, "--smpl-module: unknown format '%s': use default, double-buffer or callchain (see --smpl-module-info)",
 			      sp->module);
 		goto out;
 	}
@@ -307,6 +358,36 @@ void px_smpl_formats_print(FILE *f)
 
 /* ---- the run ---- */
 
+/* A sample's chain and stack copy, kept until the run is over. */
+static int keep_chain(struct px_smpl_session *s, struct px_smpl_rec *r,
+		      const struct px_sample *x)
+{
+	size_t n = (size_t)x->nr_kernel + x->nr_user;
+	unsigned char *p;
+
+	if (px_grow((void **)&s->chain_ips, &s->chain_cap, s->nchain_ips, n,
+		    sizeof(*s->chain_ips), 65536))
+		return -ENOMEM;
+	r->coff = s->nchain_ips;
+	r->nkernel = (uint16_t)x->nr_kernel;
+	r->nuser = (uint16_t)x->nr_user;
+	r->cc_flags = (uint16_t)x->cc_flags;
+	memcpy(s->chain_ips + s->nchain_ips, x->frames, n * sizeof(*x->frames));
+	s->nchain_ips += n;
+	r->has_stack = x->regs != NULL;
+	r->stack_size = 0;
+	if (!x->regs)
+		return 0;
+	p = px_bigbuf_append(&s->stacks, 8 * PFM_CC_NREGS + ((x->stack_size + 7) & ~7u));
+	if (!p)
+		return -ENOMEM;
+	r->soff = (size_t)(p - (unsigned char *)s->stacks.p);
+	r->stack_size = x->stack_size;
+	memcpy(p, x->regs, 8 * PFM_CC_NREGS);
+	memcpy(p + 8 * PFM_CC_NREGS, x->stack, x->stack_size);
+	return 0;
+}
+
 static int keep_sample(void *arg, const struct px_sample *x)
 {
 	struct px_smpl_session *s = arg;
@@ -329,6 +410,9 @@ static int keep_sample(void *arg, const struct px_sample *x)
 	r->voff = s->nvals;
 	memcpy(s->vals + s->nvals, x->values, x->nvalues * sizeof(*x->values));
 	s->nvals += x->nvalues;
+	if (s->o.smpl.callgraph != PX_CALLGRAPH_NONE && keep_chain(s, r, x))
+		return px_fail(ENOMEM, "out of memory keeping the call chains of %zu samples",
+			       s->nrecs);
 	if (x->set < s->o.nsets && x->ovfl_pmd < s->o.sets[x->set].n)
 		s->per_event[px_smpl_event_index(&s->o, x->set, x->ovfl_pmd)]++;
 	return 0;
@@ -583,6 +667,7 @@ struct proc_epoch {
 	bool named;
 	char comm[16];
 	struct px_symbols *res;
+	struct px_maps maps;	/* what res was built from */
 };
 
 struct proc_res {
@@ -658,7 +743,6 @@ static int resolver_get(struct resolver *r, uint32_t pid, uint64_t t,
 static int resolver_symbols(struct resolver *r, struct proc_res *p, size_t k,
 			    struct px_symbols **out)
 {
-	struct px_maps maps = { 0 };
 	struct proc_epoch *e = &p->ep[k];
 	int ret;
 
@@ -666,12 +750,11 @@ static int resolver_symbols(struct resolver *r, struct proc_res *p, size_t k,
 		*out = e->res;
 		return 0;
 	}
-	ret = px_procs_maps(&r->procs, p->pid, &p->execs, k, &maps);
-	if (!ret && !maps.n && p->pid && k == p->execs.n)
-		(void)px_maps_snapshot(&maps, (pid_t)p->pid);
+	ret = px_procs_maps(&r->procs, p->pid, &p->execs, k, &e->maps);
+	if (!ret && !e->maps.n && p->pid && k == p->execs.n)
+		(void)px_maps_snapshot(&e->maps, (pid_t)p->pid);
 	if (!ret)
-		ret = px_symbols_open_maps(&e->res, &maps, &r->opts);
-	px_maps_free(&maps);
+		ret = px_symbols_open_maps(&e->res, &e->maps, &r->opts);
 	*out = e->res;
 	return ret;
 }
@@ -679,9 +762,11 @@ static int resolver_symbols(struct resolver *r, struct proc_res *p, size_t k,
 static void resolver_free(struct resolver *r)
 {
 	for (size_t i = 0; i < r->n; i++) {
-		for (size_t k = 0; k <= r->v[i].execs.n; k++)
+		for (size_t k = 0; k <= r->v[i].execs.n; k++) {
 			if (r->v[i].ep[k].res)
 				px_symbols_free(r->v[i].ep[k].res);
+			px_maps_free(&r->v[i].ep[k].maps);
+		}
 		free(r->v[i].ep);
 		px_proc_execs_free(&r->v[i].execs);
 	}
@@ -729,6 +814,36 @@ static int profile_sample(struct px_smpl_session *s, size_t ev, const struct px_
 	}
 }
 
+/* Count a sample's call chain in the call graph. */
+static int count_chain(struct px_smpl_session *s, struct px_chains *chains,
+		       struct resolver *r, struct proc_res *p, size_t k, size_t ev,
+		       const struct px_smpl_rec *rec)
+{
+	const uint64_t *ips = s->chain_ips + rec->coff;
+	struct px_chain c = {
+		.kernel = ips, .nkernel = rec->nkernel,
+		.user = ips + rec->nkernel, .nuser = rec->nuser,
+		.cut = rec->cc_flags != 0,
+	};
+	const uint32_t *frames;
+	struct px_symbols *res;
+	size_t n;
+	int ret = resolver_symbols(r, p, k, &res);
+
+	if (ret)
+		return ret;
+	if (!c.nkernel && !c.nuser) {	/* the kernel gave no chain */
+		c.user = &rec->ip;
+		c.nuser = 1;
+	}
+	ret = px_chains_add(chains, res, &p->ep[k].maps, ev,
+			    px_smpl_session_per_process(&s->o) ? p->ep[k].comm : NULL,
+			    &c, &frames, &n, &s->unknown_frames);
+	s->frames += (uint64_t)c.nkernel + c.nuser;
+	s->cut_chains += c.cut;
+	return ret;
+}
+
 static int resolve_all(struct px_smpl_session *s, struct px_smpl_out *out)
 {
 	struct resolver r = {
@@ -738,13 +853,18 @@ static int resolve_all(struct px_smpl_session *s, struct px_smpl_out *out)
 	const struct px_smpl_session_opts *o = &s->o;
 	bool by_place = px_profile_by_place(o->by);
 	ssize_t *ev_id = NULL;
+	struct px_chains *chains = NULL;
 	struct px_sample x;
 	char label[PX_EVENT_NAME_MAX + 16];
 	int ret;
 
 	r.opts.kallsyms = o->kallsyms;
-	r.opts.functions_only = !o->resolve && (o->by == PX_PROFILE_FUNCTIONS || !by_place);
+	/* call chains name their inlined functions */
+	r.opts.functions_only = !o->resolve && !s->cg &&
+				(o->by == PX_PROFILE_FUNCTIONS || !by_place);
 	if ((ret = px_profile_new(&s->profile, o->by)))
+		return ret;
+	if (s->cg && (ret = px_chains_new(&chains, s->cg)))
 		return ret;
 	/* every sampling event has a profile, even an empty one */
 	for (size_t set = 0; set < o->nsets; set++)
@@ -790,6 +910,8 @@ static int resolve_all(struct px_smpl_session *s, struct px_smpl_out *out)
 			goto out;
 		if ((ret = profile_sample(s, (size_t)ev_id[e], rec, p->pid, k, p->ep[k].comm, loc)))
 			goto out;
+		if (chains && (ret = count_chain(s, chains, &r, p, k, (size_t)ev_id[e], rec)))
+			goto out;
 		if (out) {
 			rec_sample(s, rec, &x);
 			ret = px_smpl_out_write_resolved(out, &x, o->resolve ? loc : NULL);
@@ -799,8 +921,27 @@ static int resolve_all(struct px_smpl_session *s, struct px_smpl_out *out)
 	}
 out:
 	free(ev_id);
+	px_chains_free(chains);
 	resolver_free(&r);
 	return ret;
+}
+
+/* --folded: every event's stacks; with several events each stack starts
+ * with its event's name. */
+static int write_folded(const struct px_smpl_session *s)
+{
+	struct px_outfile of;
+	size_t nev = px_profile_events(s->profile);
+	int ret = px_outfile_open(&of, s->o.folded, false);
+
+	for (size_t e = 0; !ret && e < nev; e++)
+		ret = px_cg_write_folded(s->cg, e, nev > 1 ? px_profile_event(s->profile, e) : NULL,
+					 of.f);
+	if (ret) {
+		px_outfile_discard(&of);
+		return ret;
+	}
+	return px_outfile_commit(&of);
 }
 
 int px_smpl_session_run(const struct px_smpl_session_opts *o,
@@ -822,9 +963,13 @@ int px_smpl_session_run(const struct px_smpl_session_opts *o,
 	/* an unwritable sample file fails before anything runs */
 	if (o->smpl_outfile && (ret = px_smpl_out_open(&out, o->smpl_outfile, o->json)))
 		return ret;
+	if (o->smpl.callgraph != PX_CALLGRAPH_NONE && (ret = px_cg_new(&s->cg)))
+		return ret;
 	ret = sample_run(s);
 	if (!ret)
 		ret = resolve_all(s, o->smpl_outfile ? &out : NULL);
+	if (!ret && s->cg && o->folded)
+		ret = write_folded(s);
 	if (o->smpl_outfile) {
 		if (ret)
 			px_smpl_out_discard(&out);
@@ -844,6 +989,9 @@ void px_smpl_session_free(struct px_smpl_session *s)
 	free(s->maps);
 	free(s->tasks);
 	free(s->names);
+	free(s->chain_ips);
+	px_bigbuf_free(&s->stacks);
+	px_cg_free(s->cg);
 	px_profile_free(s->profile);
 	memset(s, 0, sizeof(*s));
 }

@@ -18,6 +18,8 @@
 #include "monitor.h"
 #include "procs.h"
 #include "profile.h"
+#include "callgraph.h"
+#include "bigbuf.h"
 #include "sampler.h"
 
 /* The sampling options of one event set (NULL: not given). */
@@ -40,6 +42,9 @@ struct px_smpl_spec {
 					 * buffer-full and stop recording */
 	bool no_block;			/* do not hold the command during a
 					 * notification (px_smpl_opts) */
+	const char *call_graph;		/* "fp", "dwarf" or "dwarf,BYTES":
+					 * call chains (the callchain format) */
+	long max_frames;		/* frames per chain; 0: 127 */
 };
 
 /* Whether the options ask for sampling at all. */
@@ -88,6 +93,12 @@ struct px_smpl_session_opts {
 					 * profile of functions or lines
 					 * is per process (its name) */
 	const char *kallsyms;		/* NULL: /proc/kallsyms */
+	/* call graphs (smpl.callgraph): folded stacks and an SVG flame
+	 * graph written to these files (NULL: not), whole or not at all;
+	 * callers: caller and callee trees of the top functions */
+	const char *folded;
+	const char *flamegraph;
+	bool callers;
 	const struct px_sampler_ops *ops; /* NULL: perf_events */
 };
 
@@ -124,6 +135,15 @@ struct px_smpl_session {
 	size_t nnames, names_cap;
 	struct px_profile *profile;
 	uint64_t unresolved;		/* samples whose function is ?? */
+	/* call graphs: the chains' addresses as recorded, back to back, and
+	 * with DWARF each sample's registers and stack copy */
+	uint64_t *chain_ips;
+	size_t nchain_ips, chain_cap;
+	struct px_bigbuf stacks;
+	struct px_cg *cg;		/* the stacks, per profile event */
+	uint64_t frames;		/* frames resolved over all chains */
+	uint64_t unknown_frames;	/* of those: "??" */
+	uint64_t cut_chains;		/* chains cut short ([truncated]) */
 	int cb_error;
 	uint64_t iv_samples, iv_lost;	/* at the last interval */
 };

@@ -21,13 +21,22 @@
 
 static volatile unsigned long sink;
 
+__attribute__((noinline)) static void store(unsigned long x)
+{
+	sink = x;
+	CG_KEEP_FRAME();
+}
+
+/* It calls store() so that it is not a leaf to the compiler, which would
+ * otherwise leave out its frame pointer whatever the options (GCC 12) */
 __attribute__((noinline)) static void leaf(long units)
 {
 	unsigned long x = sink;
 
 	for (long i = 0; i < units; i++)
 		x = x * 6364136223846793005ul + 1442695040888963407ul;
-	sink = x;
+	store(x);
+	CG_KEEP_FRAME();
 }
 
 __attribute__((noinline)) static void b(long units)

@@ -1,0 +1,41 @@
+/* A sample's call chain as the call graph counts it: each address
+ * resolved (the sampled one as is, return addresses at the call, one byte
+ * back), each place expanded into its inlined functions, unknown places
+ * named "?? (MODULE+0xOFFSET)", a chain cut short ended by "[truncated]",
+ * and the stack counted in the session's call graph (lib/profile/
+ * callgraph.h), outermost frame first.  Internal to lib/smpl. */
+#ifndef PX_SMPL_CHAINS_H
+#define PX_SMPL_CHAINS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "callgraph.h"
+#include "symbols.h"
+
+struct px_chains;
+
+int px_chains_new(struct px_chains **out, struct px_cg *cg);
+void px_chains_free(struct px_chains *c);
+
+/* One chain: kernel addresses then user ones, each part innermost first. */
+struct px_chain {
+	const uint64_t *kernel;
+	size_t nkernel;
+	const uint64_t *user;
+	size_t nuser;
+	bool cut;		/* cut short: ends in "[truncated]" */
+};
+
+/* Count one sample of event ev with chain ch, its user addresses
+ * resolved with res (maps: the process's mappings, for the offsets of
+ * unknown places), under the root frame `root` when not NULL (the
+ * process, system-wide).  *frames (valid until the next call) gets the
+ * stack, outermost first, and *n its length.  *unknown is increased by
+ * the "??" frames.  0 or -ENOMEM. */
+int px_chains_add(struct px_chains *c, struct px_symbols *res, const struct px_maps *maps,
+		  size_t ev, const char *root, const struct px_chain *ch,
+		  const uint32_t **frames, size_t *n, uint64_t *unknown);
+
+#endif
