@@ -108,6 +108,10 @@ $(B)/tests/unit/test_%: tests/unit/test_%.c $(wildcard tests/unit/*.h) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(INTERNAL_CFLAGS) -Itests/unit -DPX_TREE='"$(CURDIR)"' -o $@ $< $(LIB) $(LDLIBS)
 
+# test_unwind checks that CFI alone unwinds its functions: no frame
+# pointers ("private": not passed on to the library it depends on)
+$(B)/tests/unit/test_unwind: private CFLAGS += -O2 -fomit-frame-pointer
+
 $(B)/tests/module/%: tests/module/%.c tests/module/pfm_util.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(INTERNAL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS)

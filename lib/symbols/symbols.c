@@ -1,9 +1,11 @@
 /* Symbol resolution through libdwfl: with lib/symbols/symindex.c (which caches
- * libdwfl's symbol answers), the only files of the project that use it.
+ * libdwfl's symbol answers) and lib/symbols/unwind.c (which unwinds sampled
+ * stacks with the same Dwfl), the only files of the project that use it.
  * Follows elfutils' addr2line: dwfl_module_addrinfo for the symbol,
  * dwfl_module_getsrc for the line, dwarf_getscopes then dwarf_getscopes_die
  * on the innermost scope for the inline chain. */
 #include "symbols.h"
+#include "symbols_int.h"
 #include "error.h"
 #include "grow.h"
 #include "ipcache.h"
@@ -158,6 +160,7 @@ struct px_symbols {
 	bool functions_only;
 	bool dirty;			/* maps added since the last report */
 	struct px_location *last;	/* the last address resolved */
+	struct px_unwinder *unwinder;	/* attached to dwfl: freed after it */
 };
 
 static uint64_t next_serial;
@@ -472,6 +475,7 @@ void px_symbols_free(struct px_symbols *res)
 		dwfl_getmodules(res->dwfl, module_free_index, NULL, 0);
 		dwfl_end(res->dwfl);
 	}
+	px_unwinder_free(res->unwinder);
 	if (res->ksyms && res->kallsyms_path) {
 		px_ksyms_free(res->ksyms);
 	} else if (res->ksyms) {
@@ -489,6 +493,19 @@ void px_symbols_free(struct px_symbols *res)
 	free(res->kallsyms_path);
 	free(res->debuginfo_path);
 	free(res);
+}
+
+int px_symbols_dwfl(struct px_symbols *res, Dwfl **out)
+{
+	int rc = res->dirty ? report_all_maps(res) : 0;
+
+	*out = res->dwfl;
+	return rc;
+}
+
+struct px_unwinder **px_symbols_unwinder(struct px_symbols *res)
+{
+	return &res->unwinder;
 }
 
 size_t px_symbols_cached(const struct px_symbols *res)

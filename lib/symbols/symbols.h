@@ -114,6 +114,33 @@ void px_symbols_free(struct px_symbols *res);
 int px_symbols_resolve(struct px_symbols *res, uint64_t ip,
 		       const struct px_location **out);
 
+/* What px_symbols_unwind() found about the end of a chain. */
+#define PX_UNWIND_TRUNCATED 0x1	/* stopped at max frames */
+#define PX_UNWIND_CUT       0x2	/* stopped before the outermost frame: a read
+				 * outside the stack copy, no CFI for a frame,
+				 * or an unknown module */
+/* Unwind the user stack of thread tid of this resolver's process from a
+ * sample's registers (DWARF order, PFM_CC_NREGS of them) and its stack
+ * copy (len bytes from regs[7] up) with the CFI of the process's modules
+ * (.eh_frame / .debug_frame), as libdwfl's unwinder does it.  ips gets
+ * the frames innermost first: ips[0] is regs[16] (the sampled pc), the
+ * others return addresses (as a frame-pointer chain gives them); at most
+ * max.  *n the number found, *flags PX_UNWIND_*.  0, or -errno with
+ * px_last_error() (ENOMEM; an unwinding error is not an error: the chain
+ * ends there with PX_UNWIND_CUT).
+ *
+ * The chain ends without PX_UNWIND_CUT only where the CFI says the
+ * return address is undefined (_start, a thread's start) or reads 0.
+ * PX_UNWIND_TRUNCATED means at least one more frame was found.  Where no
+ * CFI covers a frame, libdwfl falls back to the frame pointer (rbp).
+ * The resolver's Dwfl, its modules and their CFI serve every call; the
+ * stack is read from the copy alone, never from a live process (no
+ * ptrace); mappings added later (px_symbols_add_map, px_symbols_refresh)
+ * take part from the next call. */
+int px_symbols_unwind(struct px_symbols *res, uint32_t tid, const uint64_t *regs,
+		      const void *stack, size_t len, uint64_t *ips, size_t max,
+		      size_t *n, unsigned *flags);
+
 /* Number of distinct addresses cached so far. */
 size_t px_symbols_cached(const struct px_symbols *res);
 
