@@ -2,6 +2,7 @@
  * primitives of emit.h. */
 #include "smpl_report.h"
 #include "profile.h"
+#include "callgraph.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -143,6 +144,203 @@ static void print_text_row(FILE *f, const struct px_smpl_session *s,
 }
 
 
+/* ---- call graphs ---- */
+
+/* The functions whose callers and callees --profile-callers shows: the
+ * first of the event's functions by self samples. */
+#define CALLER_TREES 5
+
+static int self_cmp(const void *a, const void *b)
+{
+	const struct px_cg_func *x = a, *y = b;
+
+	return x->self != y->self ? (x->self < y->self ? 1 : -1) :
+	       (x->frame > y->frame) - (x->frame < y->frame);
+}
+
+/* How each part of the call-graph report is printed. */
+struct cg_printer {
+	/* the heading of event ev's call graph, then each function */
+	void (*head)(FILE *f, const struct px_smpl_session *s, size_t ev, bool first);
+	void (*func)(FILE *f, const struct px_smpl_session *s, size_t ev, size_t rank,
+		     const struct px_cg_func *fn, const char *sep);
+	/* a tree of one function (dir), its nodes, and its end */
+	void (*tree)(FILE *f, const struct px_smpl_session *s, size_t ev,
+		     enum px_cg_direction dir, const struct px_cg_node *v, size_t n,
+		     bool first, const char *sep);
+	void (*end)(FILE *f);
+};
+
+static void cg_print_event(FILE *f, const struct px_smpl_session *s, size_t ev,
+			   size_t top, const struct cg_printer *pr, bool first, const char *sep)
+{
+	struct px_cg_func *v = NULL;
+	size_t n = 0, shown = 0;
+
+	if (px_cg_functions(s->cg, ev, &v, &n))
+		return;
+	pr->head(f, s, ev, first);
+	for (size_t i = 0; i < n && (!top || i < top); i++)
+		pr->func(f, s, ev, i + 1, &v[i], sep);
+	qsort(v, n, sizeof(*v), self_cmp);
+	for (size_t i = 0; s->o.callers && i < n && shown < CALLER_TREES && v[i].self; i++) {
+		for (int d = 0; d < 2; d++) {
+			struct px_cg_node *t = NULL;
+			size_t nt = 0;
+
+			if (px_cg_tree(s->cg, ev, v[i].frame, d ? PX_CG_CALLEES : PX_CG_CALLERS,
+				       &t, &nt))
+				continue;
+			pr->tree(f, s, ev, d ? PX_CG_CALLEES : PX_CG_CALLERS, t, nt,
+				 !shown && !d, sep);
+			free(t);
+		}
+		shown++;
+	}
+	if (pr->end)
+		pr->end(f);
+	free(v);
+}
+
+static void cg_print(FILE *f, const struct px_smpl_session *s, size_t top,
+		     const struct cg_printer *pr, const char *sep)
+{
+	size_t nev = s->profile ? px_profile_events(s->profile) : 0;
+
+	for (size_t e = 0; s->cg && e < nev; e++)
+		cg_print_event(f, s, e, top, pr, !e, sep);
+}
+
+static void text_cg_head(FILE *f, const struct px_smpl_session *s, size_t ev, bool first)
+{
+	(void)first;
+	fprintf(f, "\n# call graph of %s: %" PRIu64 " samples, by functions with their callees (children)\n",
+		px_profile_event(s->profile, ev), px_cg_total(s->cg, ev));
+	fprintf(f, "%9s %8s %10s %10s  %-40s %s\n", "children", "self", "samples", "self",
+		"function", "module");
+}
+
+static void text_cg_func(FILE *f, const struct px_smpl_session *s, size_t ev, size_t rank,
+			 const struct px_cg_func *fn, const char *sep)
+{
+	(void)ev, (void)rank, (void)sep;
+	fprintf(f, "%8.2f%% %7.2f%% %10" PRIu64 " %10" PRIu64 "  %-40s %s\n", fn->total_pct,
+		fn->self_pct, fn->total, fn->self, px_cg_frame_name(s->cg, fn->frame),
+		px_cg_frame_module(s->cg, fn->frame));
+}
+
+static void text_cg_tree(FILE *f, const struct px_smpl_session *s, size_t ev,
+			 enum px_cg_direction dir, const struct px_cg_node *v, size_t n,
+			 bool first, const char *sep)
+{
+	(void)first, (void)sep;
+	fprintf(f, "\n# %s of %s (%s): %% of its %" PRIu64 " samples\n",
+		dir == PX_CG_CALLERS ? "callers" : "callees",
+		px_cg_frame_name(s->cg, v[0].frame), px_profile_event(s->profile, ev),
+		v[0].count);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%8.2f%% %10" PRIu64 "  %*s%s\n",
+			v[0].count ? 100.0 * (double)v[i].count / (double)v[0].count : 0.0,
+			v[i].count, 2 * (int)v[i].depth, "", px_cg_frame_name(s->cg, v[i].frame));
+}
+
+static const struct cg_printer text_cg = { text_cg_head, text_cg_func, text_cg_tree, NULL };
+
+/* callgraph,EVENT,RANK,CHILDREN,CHILDREN_PCT,SELF,SELF_PCT,FUNCTION,MODULE */
+static void csv_cg_head(FILE *f, const struct px_smpl_session *s, size_t ev, bool first)
+{
+	(void)f, (void)s, (void)ev, (void)first;
+}
+
+static void csv_cg_func(FILE *f, const struct px_smpl_session *s, size_t ev, size_t rank,
+			const struct px_cg_func *fn, const char *sep)
+{
+	fprintf(f, "callgraph%s", sep);
+	px_csv_field(f, px_profile_event(s->profile, ev), sep);
+	fprintf(f, "%s%zu%s%" PRIu64 "%s%.2f%s%" PRIu64 "%s%.2f%s", sep, rank, sep, fn->total,
+		sep, fn->total_pct, sep, fn->self, sep, fn->self_pct, sep);
+	px_csv_field(f, px_cg_frame_name(s->cg, fn->frame), sep);
+	fputs(sep, f);
+	px_csv_field(f, px_cg_frame_module(s->cg, fn->frame), sep);
+	fputc('\n', f);
+}
+
+/* callers|callees,EVENT,FUNCTION,DEPTH,SAMPLES,PCT,NAME (depth 0: itself) */
+static void csv_cg_tree(FILE *f, const struct px_smpl_session *s, size_t ev,
+			enum px_cg_direction dir, const struct px_cg_node *v, size_t n,
+			bool first, const char *sep)
+{
+	(void)first;
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%s%s", dir == PX_CG_CALLERS ? "callers" : "callees", sep);
+		px_csv_field(f, px_profile_event(s->profile, ev), sep);
+		fputs(sep, f);
+		px_csv_field(f, px_cg_frame_name(s->cg, v[0].frame), sep);
+		fprintf(f, "%s%u%s%" PRIu64 "%s%.2f%s", sep, v[i].depth, sep, v[i].count, sep,
+			v[0].count ? 100.0 * (double)v[i].count / (double)v[0].count : 0.0, sep);
+		px_csv_field(f, px_cg_frame_name(s->cg, v[i].frame), sep);
+		fputc('\n', f);
+	}
+}
+
+static const struct cg_printer csv_cg = { csv_cg_head, csv_cg_func, csv_cg_tree, NULL };
+
+static void json_cg_head(FILE *f, const struct px_smpl_session *s, size_t ev, bool first)
+{
+	fputs(first ? "{\"event\":" : ",{\"event\":", f);
+	px_json_string(f, px_profile_event(s->profile, ev));
+	fprintf(f, ",\"samples\":%" PRIu64 ",\"functions\":[", px_cg_total(s->cg, ev));
+}
+
+static void json_cg_func(FILE *f, const struct px_smpl_session *s, size_t ev, size_t rank,
+			 const struct px_cg_func *fn, const char *sep)
+{
+	(void)ev, (void)sep;
+	fputs(rank > 1 ? ",{\"name\":" : "{\"name\":", f);
+	px_json_string(f, px_cg_frame_name(s->cg, fn->frame));
+	fputs(",\"module\":", f);
+	px_json_string(f, px_cg_frame_module(s->cg, fn->frame));
+	fprintf(f, ",\"self\":%" PRIu64 ",\"children\":%" PRIu64
+		",\"self_pct\":%.4f,\"children_pct\":%.4f}",
+		fn->self, fn->total, fn->self_pct, fn->total_pct);
+}
+
+static void json_cg_tree(FILE *f, const struct px_smpl_session *s, size_t ev,
+			 enum px_cg_direction dir, const struct px_cg_node *v, size_t n,
+			 bool first, const char *sep)
+{
+	(void)ev, (void)sep;
+	fputs(first ? "],\"trees\":[" : ",", f);
+	fprintf(f, "{\"kind\":\"%s\",\"function\":",
+		dir == PX_CG_CALLERS ? "callers" : "callees");
+	px_json_string(f, px_cg_frame_name(s->cg, v[0].frame));
+	fputs(",\"nodes\":[", f);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ",{\"name\":" : "{\"name\":", f);
+		px_json_string(f, px_cg_frame_name(s->cg, v[i].frame));
+		fprintf(f, ",\"depth\":%u,\"samples\":%" PRIu64 "}", v[i].depth, v[i].count);
+	}
+	fputs("]}", f);
+}
+
+static void json_cg_end(FILE *f)
+{
+	fputs("]}", f);
+}
+
+static const struct cg_printer json_cg = { json_cg_head, json_cg_func, json_cg_tree,
+					   json_cg_end };
+
+/* The chains' quality: frames, unknown ones, chains cut short. */
+static void text_chain_summary(FILE *f, const struct px_smpl_session *s)
+{
+	if (!s->cg)
+		return;
+	fprintf(f, "%-20s %" PRIu64 " frames, %" PRIu64 " unknown (\?\?), %" PRIu64
+		" chains cut short ([truncated])\n", "call chains", s->frames,
+		s->unknown_frames, s->cut_chains);
+}
+
 static void print_text(FILE *f, const struct px_smpl_session *s, size_t top)
 {
 	const struct px_smpl_stats *st = &s->st;
@@ -170,6 +368,7 @@ static void print_text(FILE *f, const struct px_smpl_session *s, size_t top)
 			fprintf(f, " %" PRIu64, s->set_runs[k]);
 		fputc('\n', f);
 	}
+	text_chain_summary(f, s);
 	each_sampling_event(s, text_count, f, NULL);
 	for (size_t e = 0; e < nev; e++) {
 		struct px_profile_entry *v = NULL;
@@ -189,6 +388,7 @@ static void print_text(FILE *f, const struct px_smpl_session *s, size_t top)
 		}
 		free(v);
 	}
+	cg_print(f, s, top, &text_cg, NULL);
 }
 
 static void print_csv(FILE *f, const struct px_smpl_session *s, size_t top, const char *sep)
@@ -208,6 +408,10 @@ static void print_csv(FILE *f, const struct px_smpl_session *s, size_t top, cons
 		fprintf(f, "summary%s%s%s%" PRIu64 "\n", sep, rows[i].k, sep, rows[i].v);
 	for (size_t k = 0; k < s->o.nsets; k++)
 		fprintf(f, "summary%sset_runs_%zu%s%" PRIu64 "\n", sep, k, sep, s->set_runs[k]);
+	if (s->cg)
+		fprintf(f, "summary%schain_frames%s%" PRIu64 "\nsummary%sunknown_frames%s%" PRIu64
+			"\nsummary%scut_chains%s%" PRIu64 "\n", sep, sep, s->frames, sep, sep,
+			s->unknown_frames, sep, sep, s->cut_chains);
 	each_sampling_event(s, csv_count, f, sep);
 	for (size_t e = 0; e < nev; e++) {
 		struct px_profile_entry *v = NULL;
@@ -232,6 +436,7 @@ static void print_csv(FILE *f, const struct px_smpl_session *s, size_t top, cons
 		}
 		free(v);
 	}
+	cg_print(f, s, top, &csv_cg, sep);
 }
 
 static void print_json(FILE *f, const struct px_smpl_session *s, size_t top)
@@ -283,7 +488,15 @@ static void print_json(FILE *f, const struct px_smpl_session *s, size_t top)
 		fputs("]}", f);
 		free(v);
 	}
-	fputs("]}\n", f);
+	fputs("]", f);
+	if (s->cg) {
+		fprintf(f, ",\"call_chains\":{\"frames\":%" PRIu64 ",\"unknown_frames\":%" PRIu64
+			",\"cut_chains\":%" PRIu64 "},\"callgraph\":[",
+			s->frames, s->unknown_frames, s->cut_chains);
+		cg_print(f, s, top, &json_cg, NULL);
+		fputc(']', f);
+	}
+	fputs("}\n", f);
 }
 
 void px_smpl_report_print(FILE *f, const struct px_smpl_session *s,

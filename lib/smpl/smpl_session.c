@@ -814,6 +814,26 @@ static int profile_sample(struct px_smpl_session *s, size_t ev, const struct px_
 	}
 }
 
+/* --call-graph=dwarf: the user part of a chain, unwound from the sample's
+ * registers and stack copy with the CFI of the process's modules. */
+static int unwind_user(struct px_smpl_session *s, struct px_symbols *res,
+		       const struct px_smpl_rec *rec, struct px_chain *c)
+{
+	static uint64_t ips[PFM_CC_MAX_FRAMES];
+	const unsigned char *p = (const unsigned char *)s->stacks.p + rec->soff;
+	size_t max = s->o.smpl.max_frames ? s->o.smpl.max_frames : PX_CALLGRAPH_MAX_FRAMES;
+	unsigned flags = 0;
+	int ret;
+
+	max = max > c->nkernel ? max - c->nkernel : 1;
+	ret = px_symbols_unwind(res, rec->tid, (const uint64_t *)(const void *)p,
+				p + 8 * PFM_CC_NREGS, rec->stack_size, ips, max,
+				&c->nuser, &flags);
+	c->user = ips;
+	c->cut |= flags != 0;
+	return ret;
+}
+
 /* Count a sample's call chain in the call graph. */
 static int count_chain(struct px_smpl_session *s, struct px_chains *chains,
 		       struct resolver *r, struct proc_res *p, size_t k, size_t ev,
@@ -831,6 +851,8 @@ static int count_chain(struct px_smpl_session *s, struct px_chains *chains,
 	int ret = resolver_symbols(r, p, k, &res);
 
 	if (ret)
+		return ret;
+	if (rec->has_stack && (ret = unwind_user(s, res, rec, &c)))
 		return ret;
 	if (!c.nkernel && !c.nuser) {	/* the kernel gave no chain */
 		c.user = &rec->ip;
