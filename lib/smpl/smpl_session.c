@@ -950,26 +950,52 @@ out:
 
 /* --folded: every event's stacks; with several events each stack starts
  * with its event's name. */
-static int write_folded(const struct px_smpl_session *s)
+static int write_folded(const struct px_smpl_session *s, FILE *f)
 {
-	struct px_outfile of;
 	size_t nev = px_profile_events(s->profile);
-	int ret = px_outfile_open(&of, s->o.folded, false);
+	int ret = 0;
 
 	for (size_t e = 0; !ret && e < nev; e++)
 		ret = px_cg_write_folded(s->cg, e, nev > 1 ? px_profile_event(s->profile, e) : NULL,
-					 of.f);
-	if (ret) {
-		px_outfile_discard(&of);
-		return ret;
-	}
-	return px_outfile_commit(&of);
+					 f);
+	return ret;
+}
+
+/* The files a session writes besides its report, each whole or not at
+ * all: opened before the run, so that one that cannot be written fails
+ * before anything runs. */
+struct session_files {
+	struct px_smpl_out samples;
+	struct px_outfile folded;
+	bool has_samples, has_folded;
+};
+
+static int files_open(const struct px_smpl_session_opts *o, struct session_files *fl)
+{
+	int ret = 0;
+
+	memset(fl, 0, sizeof(*fl));
+	if (o->smpl_outfile && !(ret = px_smpl_out_open(&fl->samples, o->smpl_outfile, o->json)))
+		fl->has_samples = true;
+	if (!ret && o->folded && !(ret = px_outfile_open(&fl->folded, o->folded, false)))
+		fl->has_folded = true;
+	return ret;
+}
+
+/* Commit them all after a run that succeeded, else discard them all. */
+static int files_close(struct session_files *fl, int ret)
+{
+	if (fl->has_samples)
+		ret = ret ? (px_smpl_out_discard(&fl->samples), ret) : px_smpl_out_commit(&fl->samples);
+	if (fl->has_folded)
+		ret = ret ? (px_outfile_discard(&fl->folded), ret) : px_outfile_commit(&fl->folded);
+	return ret;
 }
 
 int px_smpl_session_run(const struct px_smpl_session_opts *o,
 			struct px_smpl_session *s)
 {
-	struct px_smpl_out out;
+	struct session_files fl;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
@@ -982,23 +1008,17 @@ int px_smpl_session_run(const struct px_smpl_session_opts *o,
 	s->set_runs = calloc(o->nsets + 1, sizeof(*s->set_runs));
 	if (!s->per_event || !s->event_values || !s->set_runs)
 		return px_fail(ENOMEM, "out of memory");
-	/* an unwritable sample file fails before anything runs */
-	if (o->smpl_outfile && (ret = px_smpl_out_open(&out, o->smpl_outfile, o->json)))
-		return ret;
-	if (o->smpl.callgraph != PX_CALLGRAPH_NONE && (ret = px_cg_new(&s->cg)))
-		return ret;
-	ret = sample_run(s);
+	if ((ret = files_open(o, &fl)))
+		return files_close(&fl, ret);
+	if (o->smpl.callgraph != PX_CALLGRAPH_NONE)
+		ret = px_cg_new(&s->cg);
 	if (!ret)
-		ret = resolve_all(s, o->smpl_outfile ? &out : NULL);
-	if (!ret && s->cg && o->folded)
-		ret = write_folded(s);
-	if (o->smpl_outfile) {
-		if (ret)
-			px_smpl_out_discard(&out);
-		else
-			ret = px_smpl_out_commit(&out);
-	}
-	return ret;
+		ret = sample_run(s);
+	if (!ret)
+		ret = resolve_all(s, fl.has_samples ? &fl.samples : NULL);
+	if (!ret && s->cg && fl.has_folded)
+		ret = write_folded(s, fl.folded.f);
+	return files_close(&fl, ret);
 }
 
 void px_smpl_session_free(struct px_smpl_session *s)

@@ -1,0 +1,151 @@
+#!/usr/bin/env bats
+# pfmon --call-graph: call chains through the main binary, a linked and a
+# dlopen'ed library and an inlined function (tests/workloads/callgraph:
+# five known paths from main to leaf), by frame pointers and by DWARF on a
+# build without them; children and self percentages, caller trees, folded
+# stacks, chains cut short, and the errors.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load helpers
+	PFMON=$ROOT/build/bin/pfmon
+	CG=$ROOT/build/tests/workloads/callgraph
+	T=$(mktemp -d)
+	# CPU time sampled every 0.5 ms
+	SMPL=(-e cpu-clock --long-smpl-periods=500000)
+}
+
+teardown() {
+	rm -rf "$T"
+}
+
+# match_share FOLDED: of the samples whose stack holds leaf, the share (%)
+# whose frames from the last main to leaf are one of the five known paths;
+# then the count of each path on the following lines (PATH COUNT).
+match_share() {
+	awk '
+		{
+			n = $NF; stack = $0; sub(/ [0-9]+$/, "", stack)
+			k = split(stack, f, ";"); m = 0; l = 0
+			for (i = 1; i <= k; i++) { if (f[i] == "main") m = i; if (f[i] == "leaf") l = i }
+			if (!l) next
+			leaf += n
+			p = ""
+			for (i = m; m && i <= l; i++) p = p (p == "" ? "" : ";") f[i]
+			if (p == "main;a;b;leaf" || p == "main;c;leaf" || p == "main;lib_walk;lib_step;leaf" ||
+			    p == "main;dl_walk;leaf" || p == "main;d;inl;leaf") { ok += n; path[p] += n }
+		}
+		END {
+			printf "%.2f\n", leaf ? 100 * ok / leaf : 0
+			for (p in path) print p, path[p]
+		}' "$1"
+}
+
+# The five paths all have samples and >= 99% of leaf's samples are on them.
+check_paths() {
+	local out
+	out=$(match_share "$1")
+	echo "$out"
+	awk 'NR == 1 { if ($1 < 99) { print "only " $1 "% on the known paths"; exit 1 } }
+	     NR > 1 { n++ } END { if (n != 5) { print n " of the 5 paths seen"; exit 1 } }' <<<"$out"
+}
+
+@test "frame pointers: >= 99% of leaf's chains are the known paths" {
+	run -0 "$PFMON" "${SMPL[@]}" --call-graph=fp --folded="$T/f" "$CG/fp/cgmain" 20
+	check_paths "$T/f"
+}
+
+@test "dwarf without frame pointers: >= 99% of leaf's chains are the known paths" {
+	run -0 "$PFMON" "${SMPL[@]}" --call-graph=dwarf --folded="$T/f" "$CG/nofp/cgmain" 20
+	check_paths "$T/f"
+	# the unwinder reaches _start: nothing cut short
+	run -0 "$PFMON" -x, "${SMPL[@]}" --call-graph=dwarf "$CG/nofp/cgmain" 5
+	[ "$(summary "$output" cut_chains)" -le "$(( $(summary "$output" samples) / 100 ))" ]
+}
+
+@test "frame pointers on the build without them: wrong chains, marked unknown, never garbage names" {
+	run -0 "$PFMON" "${SMPL[@]}" --call-graph=fp --folded="$T/f" "$CG/nofp/cgmain" 5
+	# each frame is a symbol, an inlined function or ?? (MODULE+0xOFFSET)
+	run -0 awk '{ sub(/ [0-9]+$/, ""); k = split($0, f, ";")
+		for (i = 1; i <= k; i++) if (f[i] !~ /^[A-Za-z_.@0-9]+$/ && f[i] !~ /^\?\? \([^ ]+\+0x[0-9a-f]+\)$/) { print "bad frame: " f[i]; exit 1 } }' "$T/f"
+}
+
+@test "folded stacks parse back to the samples and to each function's children count" {
+	run -0 "$PFMON" -x, "${SMPL[@]}" --call-graph=fp --profile-top=0 --folded="$T/f" "$CG/fp/cgmain" 10
+	csv=$output
+	# every sample is one folded stack
+	[ "$(awk '{ s += $NF } END { print s }' "$T/f")" -eq "$(summary "$csv" samples)" ]
+	# a function's children samples: the folded samples whose stack holds it
+	awk '{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";"); delete seen
+	       for (i = 1; i <= k; i++) if (!(f[i] in seen)) { seen[f[i]] = 1; c[f[i]] += n } }
+	     END { for (x in c) print x "," c[x] }' "$T/f" | sort >"$T/from_folded"
+	awk -F, '$1 == "callgraph" { print $8 "," $4 }' <<<"$csv" | sort >"$T/from_report"
+	diff "$T/from_folded" "$T/from_report"
+}
+
+@test "children and self add up: main holds the leaf's samples, leaf's callers sum to it" {
+	run -0 "$PFMON" -x, "${SMPL[@]}" --call-graph=fp --profile-top=0 --profile-callers "$CG/fp/cgmain" 10
+	csv=$output
+	total=$(awk -F, '$1 == "callgraph" && $8 == "leaf" { print $4 }' <<<"$csv")
+	self=$(awk -F, '$1 == "callgraph" && $8 == "leaf" { print $6 }' <<<"$csv")
+	samples=$(summary "$csv" samples)
+	# leaf is where the time goes: its self samples are nearly all
+	[ "$self" -ge $((samples * 95 / 100)) ]
+	# children percentages are shares of the samples
+	awk -F, -v n="$samples" '$1 == "callgraph" { d = $5 - 100 * $4 / n; if (d > 0.01 || d < -0.01) exit 1 }' <<<"$csv"
+	# leaf's callers: each level down its tree holds all of it again
+	awk -F, -v t="$total" '$1 == "callers" && $3 == "leaf" { if ($4 == 0) root = $5; if ($4 == 1) d1 += $5 }
+		END { if (root != t || d1 != t) { print root, d1, t; exit 1 } }' <<<"$csv"
+	# the five callers of leaf, and main above all of its samples
+	[ "$(awk -F, '$1 == "callers" && $3 == "leaf" && $4 == 1' <<<"$csv" | wc -l)" -eq 5 ]
+	main=$(awk -F, '$1 == "callgraph" && $8 == "main" { print $4 }' <<<"$csv")
+	[ "$main" -ge $((total * 99 / 100)) ]
+}
+
+@test "text and JSON: children, self, trees" {
+	run -0 "$PFMON" "${SMPL[@]}" --call-graph=fp --profile-callers "$CG/fp/cgmain" 3
+	[[ "$output" == *"# call graph of cpu-clock:"* ]]
+	[[ "$output" == *"# callers of leaf (cpu-clock)"* ]]
+	[[ "$output" == *"call chains "*" frames, "*" unknown (??), "*" chains cut short"* ]]
+	run -0 "$PFMON" --json "${SMPL[@]}" --call-graph=fp --profile-callers "$CG/fp/cgmain" 3
+	python3 -c '
+import json, sys
+d = json.loads(sys.stdin.read())
+g = d["callgraph"][0]
+f = {x["name"]: x for x in g["functions"]}
+assert f["leaf"]["children"] == g["samples"] or f["leaf"]["self"] > 0
+assert any(t["kind"] == "callers" and t["function"] == "leaf" for t in g["trees"])
+assert d["call_chains"]["frames"] > 0' <<<"$output"
+}
+
+@test "a chain longer than --call-graph-depth ends in [truncated]" {
+	run -0 "$PFMON" -x, "${SMPL[@]}" --call-graph=fp --call-graph-depth=2 --folded="$T/f" "$CG/fp/cgmain" 3
+	[ "$(summary "$output" cut_chains)" -gt 0 ]
+	grep -q '^\[truncated\];' "$T/f"
+	run -0 "$PFMON" -x, "${SMPL[@]}" --call-graph=dwarf --call-graph-depth=3 --folded="$T/f" "$CG/nofp/cgmain" 3
+	grep -q '^\[truncated\];' "$T/f"
+}
+
+@test "call-graph errors are usage errors, and no file is left" {
+	SECONDS=0
+	cmd=("$CG/fp/cgmain" 1)
+	run -2 "$PFMON" "${SMPL[@]}" --call-graph=lbr "${cmd[@]}"
+	[[ "$output" == *"unknown mode 'lbr'"* ]]
+	run -2 "$PFMON" "${SMPL[@]}" --call-graph=dwarf,7 "${cmd[@]}"
+	[[ "$output" == *"multiple of 8"* ]]
+	run -2 "$PFMON" "${SMPL[@]}" --call-graph=fp --call-graph-depth=600 "${cmd[@]}"
+	run -2 "$PFMON" "${SMPL[@]}" --call-graph=fp --smpl-module=double-buffer "${cmd[@]}"
+	[[ "$output" == *"callchain format"* ]]
+	run -2 "$PFMON" "${SMPL[@]}" --smpl-module=callchain "${cmd[@]}"
+	run -2 "$PFMON" -e cpu-clock --call-graph=fp "${cmd[@]}"
+	[[ "$output" == *"need sampling"* ]]
+	run -2 "$PFMON" "${SMPL[@]}" --folded="$T/f" "${cmd[@]}"
+	[[ "$output" == *"need call chains"* ]]
+	run -2 "$PFMON" "${SMPL[@]}" --call-graph=fp --folded="$T/f" --outfile="$T/f" "${cmd[@]}"
+	[ ! -e "$T/f" ]
+	run -1 "$PFMON" "${SMPL[@]}" --call-graph=fp --folded="$T/no/such/dir/f" "$ROOT/build/tests/workloads/sleeper" 5000
+	# refused before the command ran (it would sleep 5 s)
+	[ "$SECONDS" -lt 5 ]
+	[[ "$output" == *"$T/no/such/dir"* ]]
+}
