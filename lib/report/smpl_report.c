@@ -99,6 +99,12 @@ static void json_count(FILE *f, const struct smpl_count *c, const void *arg)
 	fputc('}', f);
 }
 
+static const char *format_name(enum px_smpl_format f)
+{
+	return f == PX_SMPL_DOUBLE_BUFFER ? "double-buffer" :
+	       f == PX_SMPL_CALLCHAIN ? "callchain" : "default";
+}
+
 static const char *by_name(enum px_profile_by by)
 {
 	switch (by) {
@@ -347,7 +353,7 @@ static void print_text(FILE *f, const struct px_smpl_session *s, size_t top)
 	size_t nev = s->profile ? px_profile_events(s->profile) : 0;
 
 	fprintf(f, "# sampling summary (%s format)\n",
-		s->o.smpl.format == PX_SMPL_DOUBLE_BUFFER ? "double-buffer" : "default");
+		format_name(s->o.smpl.format));
 	fprintf(f, "%-20s %" PRIu64 "\n", "overflows", st->overflows);
 	fprintf(f, "%-20s %" PRIu64 "\n", "samples recorded", st->samples);
 	fprintf(f, "%-20s %" PRIu64 " (ring buffer %" PRIu64 ", masked or saturated %" PRIu64
@@ -449,7 +455,7 @@ static void print_json(FILE *f, const struct px_smpl_session *s, size_t top)
 		",\"buffer_full\":%" PRIu64 ",\"notifications\":%" PRIu64 ",\"restarts\":%" PRIu64
 		",\"exit_code\":%d,\"overflows\":%" PRIu64 ",\"throttled\":%" PRIu64
 		",\"mapping_records_lost\":%" PRIu64 "}",
-		s->o.smpl.format == PX_SMPL_DOUBLE_BUFFER ? "double-buffer" : "default",
+		format_name(s->o.smpl.format),
 		st->samples, px_smpl_lost_total(st), st->lost, st->dropped, st->overwritten,
 		st->buffer_full, st->notifications, st->restarts, s->run.exit_code,
 		st->overflows, st->throttled, st->side_lost);

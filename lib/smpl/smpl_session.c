@@ -353,6 +353,14 @@ void px_smpl_formats_print(FILE *f)
 		"  (MASK_WHEN_FULL) stops until a half is freed.\n"
 		"  layout: formats/double-buffer/perfmon_dbl_smpl.h, version %d.%d\n",
 		PFM_DBL_SMPL_NAME, PFM_DBL_SMPL_VERSION_MAJ, PFM_DBL_SMPL_VERSION_MIN);
+	fprintf(f,
+		"%s: the default format's samples, each with its call chain: kernel\n"
+		"  frames then user frames, innermost first, and with --call-graph=dwarf\n"
+		"  (perf backend) the user registers and a copy of the user stack, unwound\n"
+		"  after the run.  Chosen by --call-graph; notifies and saturates as the\n"
+		"  default format does.\n"
+		"  layout: formats/callchain/perfmon_cc_smpl.h, version %d.%d\n",
+		PFM_CC_SMPL_NAME, PFM_CC_SMPL_VERSION_MAJ, PFM_CC_SMPL_VERSION_MIN);
 	print_kernel_formats(f);
 }
 

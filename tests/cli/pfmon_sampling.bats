@@ -271,10 +271,11 @@ PY
 	assert_output 0
 }
 
-@test "--smpl-module-info describes both formats and says the kernel has none loaded" {
+@test "--smpl-module-info describes the three formats and says the kernel has none loaded" {
 	run -0 "$PFMON" --smpl-module-info
 	assert_line --partial "default: spec section 3.6"
 	assert_line --partial "double-buffer: spec section 6.3.1"
+	assert_line --partial "callchain: the default format's samples, each with its call chain"
 	[ -e /dev/perfmon ] ||
 		assert_line --partial "loaded in the kernel: none (the perfmon kernel module is not loaded"
 }
@@ -302,7 +303,7 @@ PY
 		[[ $stderr == pfmon:* ]]
 	done
 	run -2 --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=10 --smpl-module=bogus "$W/calls" 10
-	assert_equal "$stderr" "pfmon: --smpl-module: unknown format 'bogus': use default or double-buffer (see --smpl-module-info)"
+	assert_equal "$stderr" "pfmon: --smpl-module: unknown format 'bogus': use default, double-buffer or callchain (see --smpl-module-info)"
 	run -2 --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=1000 --smpl-periods-random=0xff:0 "$W/calls" 10
 	[[ $stderr == *"seed 0"* ]]
 }
