@@ -59,8 +59,50 @@ static void write_location(struct px_smpl_out *o, const struct px_location *loc)
 	fputc(']', f);
 }
 
+static void write_addresses(struct px_smpl_out *o, const struct px_smpl_out_chain *ch)
+{
+	FILE *f = o->of.f;
+	size_t n = ch->nkernel + ch->nuser;
+
+	fputs(o->json ? ",\"chain\":[" : " chain ", f);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t ip = i < ch->nkernel ? ch->kernel[i] : ch->user[i - ch->nkernel];
+
+		fprintf(f, o->json ? "%s\"0x%" PRIx64 "\"" : "%s0x%" PRIx64, i ? "," : "", ip);
+	}
+	if (o->json)
+		fprintf(f, "],\"chain_cut\":%s", ch->cut ? "true" : "false");
+	else if (ch->cut)
+		fputs(n ? ",[truncated]" : "[truncated]", f);
+}
+
+static void write_names(struct px_smpl_out *o, const struct px_smpl_out_chain *ch)
+{
+	FILE *f = o->of.f;
+
+	fputs(o->json ? ",\"frames\":[" : " | chain:", f);
+	for (size_t i = 0; i < ch->nnames; i++) {
+		if (o->json) {
+			if (i)
+				fputc(',', f);
+			px_json_string(f, ch->names[i]);
+		} else {
+			fprintf(f, "%s%s", i ? " <- " : " ", ch->names[i]);
+		}
+	}
+	if (o->json)
+		fputc(']', f);
+}
+
 int px_smpl_out_write_resolved(struct px_smpl_out *o, const struct px_sample *s,
 			       const struct px_location *loc)
+{
+	return px_smpl_out_write_chain(o, s, loc, NULL);
+}
+
+int px_smpl_out_write_chain(struct px_smpl_out *o, const struct px_sample *s,
+			    const struct px_location *loc,
+			    const struct px_smpl_out_chain *ch)
 {
 	FILE *f = o->of.f;
 
@@ -77,8 +119,12 @@ int px_smpl_out_write_resolved(struct px_smpl_out *o, const struct px_sample *s,
 			o->json ? (i ? "," : "") : " ", s->values[i]);
 	if (o->json)
 		fputc(']', f);
+	if (ch)
+		write_addresses(o, ch);
 	if (loc)
 		write_location(o, loc);
+	if (ch && ch->names)
+		write_names(o, ch);
 	if (fputs(o->json ? "}\n" : "\n", f) == EOF)
 		return px_fail(EIO, "cannot write the sample file: %s", strerror(errno));
 	o->index++;
@@ -104,6 +150,30 @@ void px_smpl_out_discard(struct px_smpl_out *o)
 	px_outfile_discard(&o->of);
 }
 
+/* A text line's chain: addresses "0x...,0x...", maybe "[truncated]",
+ * then the end or a resolved part. */
+static int parse_chain(const char *p)
+{
+	for (;;) {
+		char *end;
+
+		if (!strncmp(p, "[truncated]", 11)) {
+			p += 11;
+			break;
+		}
+		if (p[0] != '0' || p[1] != 'x')
+			break;
+		strtoull(p, &end, 16);
+		if (end == p + 2)
+			return -1;
+		p = end;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	return *p == '\n' || (p[0] == ' ' && p[1] == '|') ? 0 : -1;
+}
+
 static int parse_values(char *p, struct px_sample *s, char sep, char close)
 {
 	while (*p == ' ' || *p == sep)
@@ -113,6 +183,8 @@ static int parse_values(char *p, struct px_sample *s, char sep, char close)
 
 		if (!close && *p == '|')	/* a resolved location follows */
 			return p[1] == ' ' ? 0 : -1;
+		if (!close && !strncmp(p, "chain ", 6))
+			return parse_chain(p + 6);
 
 		if (s->nvalues >= PX_SMPL_MAX_PMDS || *p < '0' || *p > '9')
 			return -1;
@@ -125,7 +197,7 @@ static int parse_values(char *p, struct px_sample *s, char sep, char close)
 	}
 	if (close && *p++ != close)
 		return -1;
-	if (close && !strncmp(p, ",\"module\":", 10)) {	/* resolved */
+	if (close && (!strncmp(p, ",\"module\":", 10) || !strncmp(p, ",\"chain\":[", 10))) {
 		size_t len = strlen(p);
 
 		return len > 2 && !strcmp(p + len - 2, "}\n") ? 0 : -1;

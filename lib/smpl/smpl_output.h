@@ -38,6 +38,30 @@ int px_smpl_out_write(void *o, const struct px_sample *s);
 /* The same with the sample's resolved place (loc NULL: none). */
 int px_smpl_out_write_resolved(struct px_smpl_out *o, const struct px_sample *s,
 			       const struct px_location *loc);
+/* A sample's call chain in the sample file: its addresses as recorded
+ * (or unwound), kernel then user, innermost first; cut when the chain
+ * was cut short; names: its frames resolved, innermost first (with the
+ * inlined functions; NULL: not resolved).
+ * Text: " chain 0xA,0xB,..." after the values (",[truncated]" at the end
+ *       of a cut chain) and, resolved, " | chain: F1 <- F2 <- ..." after
+ *       the place;
+ * JSON: "chain":["0xA",...],"chain_cut":false after "values", and,
+ *       resolved, "frames":["F1",...] at the end. */
+struct px_smpl_out_chain {
+	const uint64_t *kernel;
+	size_t nkernel;
+	const uint64_t *user;
+	size_t nuser;
+	bool cut;
+	const char *const *names;
+	size_t nnames;
+};
+
+/* px_smpl_out_write_resolved() with the sample's chain (NULL: none). */
+int px_smpl_out_write_chain(struct px_smpl_out *o, const struct px_sample *s,
+			    const struct px_location *loc,
+			    const struct px_smpl_out_chain *ch);
+
 /* Write the end line and move the file into place. */
 int px_smpl_out_commit(struct px_smpl_out *o);
 void px_smpl_out_discard(struct px_smpl_out *o);

@@ -842,10 +842,12 @@ static int unwind_user(struct px_smpl_session *s, struct px_symbols *res,
 	return ret;
 }
 
-/* Count a sample's call chain in the call graph. */
+/* Count a sample's call chain in the call graph: *c gets its addresses,
+ * *frames (n of them) its stack, outermost first. */
 static int count_chain(struct px_smpl_session *s, struct px_chains *chains,
 		       struct resolver *r, struct proc_res *p, size_t k, size_t ev,
-		       const struct px_smpl_rec *rec)
+		       const struct px_smpl_rec *rec, struct px_chain *out,
+		       const uint32_t **frames, size_t *n)
 {
 	const uint64_t *ips = s->chain_ips + rec->coff;
 	struct px_chain c = {
@@ -853,9 +855,7 @@ static int count_chain(struct px_smpl_session *s, struct px_chains *chains,
 		.user = ips + rec->nkernel, .nuser = rec->nuser,
 		.cut = rec->cc_flags != 0,
 	};
-	const uint32_t *frames;
 	struct px_symbols *res;
-	size_t n;
 	int ret = resolver_symbols(r, p, k, &res);
 
 	if (ret)
@@ -868,10 +868,37 @@ static int count_chain(struct px_smpl_session *s, struct px_chains *chains,
 	}
 	ret = px_chains_add(chains, res, &p->ep[k].maps, ev,
 			    px_smpl_session_per_process(&s->o) ? p->ep[k].comm : NULL,
-			    &c, &frames, &n, &s->unknown_frames);
+			    &c, frames, n, &s->unknown_frames);
 	s->frames += (uint64_t)c.nkernel + c.nuser;
 	s->cut_chains += c.cut;
+	*out = c;
 	return ret;
+}
+
+/* A sample and its chain into the sample file (names: room for the
+ * chain's frames, grown as needed). */
+static int write_sample(struct px_smpl_session *s, struct px_smpl_out *out,
+			const struct px_smpl_rec *rec, const struct px_location *loc,
+			const struct px_chain *c, const uint32_t *frames, size_t n,
+			const char ***names, size_t *cap)
+{
+	struct px_smpl_out_chain oc = {
+		c->kernel, c->nkernel, c->user, c->nuser, c->cut, NULL, 0,
+	};
+	struct px_sample x;
+
+	rec_sample(s, rec, &x);
+	if (!s->cg)
+		return px_smpl_out_write_resolved(out, &x, loc);
+	if (s->o.resolve) {
+		if (px_grow((void **)names, cap, 0, n, sizeof(**names), 256))
+			return -ENOMEM;
+		for (size_t i = 0; i < n; i++)	/* innermost first */
+			(*names)[i] = px_cg_frame_name(s->cg, frames[n - 1 - i]);
+		oc.names = *names;
+		oc.nnames = n;
+	}
+	return px_smpl_out_write_chain(out, &x, loc, &oc);
 }
 
 static int resolve_all(struct px_smpl_session *s, struct px_smpl_out *out)
@@ -884,7 +911,8 @@ static int resolve_all(struct px_smpl_session *s, struct px_smpl_out *out)
 	bool by_place = px_profile_by_place(o->by);
 	ssize_t *ev_id = NULL;
 	struct px_chains *chains = NULL;
-	struct px_sample x;
+	const char **names = NULL;
+	size_t names_cap = 0;
 	char label[PX_EVENT_NAME_MAX + 16];
 	int ret;
 
@@ -919,7 +947,9 @@ static int resolve_all(struct px_smpl_session *s, struct px_smpl_out *out)
 		const struct px_location *loc = NULL;
 		struct px_symbols *res;
 		struct proc_res *p = NULL;
-		size_t k = 0;
+		struct px_chain ch = { 0 };
+		const uint32_t *frames = NULL;
+		size_t k = 0, nframes = 0;
 		bool known = rec->set < o->nsets && rec->pmd < o->sets[rec->set].n;
 		size_t e = known ? px_smpl_event_index(o, rec->set, rec->pmd) : s->nevents;
 
@@ -940,17 +970,16 @@ static int resolve_all(struct px_smpl_session *s, struct px_smpl_out *out)
 			goto out;
 		if ((ret = profile_sample(s, (size_t)ev_id[e], rec, p->pid, k, p->ep[k].comm, loc)))
 			goto out;
-		if (chains && (ret = count_chain(s, chains, &r, p, k, (size_t)ev_id[e], rec)))
+		if (chains && (ret = count_chain(s, chains, &r, p, k, (size_t)ev_id[e], rec,
+						 &ch, &frames, &nframes)))
 			goto out;
-		if (out) {
-			rec_sample(s, rec, &x);
-			ret = px_smpl_out_write_resolved(out, &x, o->resolve ? loc : NULL);
-			if (ret)
-				goto out;
-		}
+		if (out && (ret = write_sample(s, out, rec, o->resolve ? loc : NULL, &ch, frames,
+					      nframes, &names, &names_cap)))
+			goto out;
 	}
 out:
 	free(ev_id);
+	free(names);
 	px_chains_free(chains);
 	resolver_free(&r);
 	return ret;

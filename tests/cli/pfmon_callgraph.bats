@@ -149,3 +149,24 @@ assert d["call_chains"]["frames"] > 0' <<<"$output"
 	[ "$SECONDS" -lt 5 ]
 	[[ "$output" == *"$T/no/such/dir"* ]]
 }
+
+@test "the sample file carries each chain: addresses, and names when resolved" {
+	run -0 "$PFMON" --json "${SMPL[@]}" --call-graph=fp --smpl-outfile="$T/s.json" "$CG/fp/cgmain" 3
+	python3 -c '
+import json, sys
+n = 0
+for line in open(sys.argv[1]):
+    d = json.loads(line)
+    if "end" in d:
+        assert d["end"] == n
+        continue
+    n += 1
+    assert d["chain"][0] == d["ip"] and d["chain_cut"] is False
+assert n > 0' "$T/s.json"
+	run -0 "$PFMON" "${SMPL[@]}" --call-graph=fp --resolve-addresses --smpl-outfile="$T/s.txt" "$CG/fp/cgmain" 3
+	grep -q ' chain 0x[0-9a-f]*,0x.* | chain: leaf <- b <- a <- main' "$T/s.txt"
+	grep -q ' | chain: leaf <- inl <- d <- main' "$T/s.txt"
+	# cut chains say so
+	run -0 "$PFMON" "${SMPL[@]}" --call-graph=fp --call-graph-depth=2 --smpl-outfile="$T/c.txt" "$CG/fp/cgmain" 3
+	grep -q ' chain 0x[0-9a-f]*,0x[0-9a-f]*,\[truncated\]$' "$T/c.txt"
+}
