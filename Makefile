@@ -154,6 +154,7 @@ bench:
 	scripts/bench-pfmon.sh
 	scripts/bench-symbols.sh
 	scripts/bench-sampling.sh
+	scripts/bench-callgraph.sh
 	scripts/bench-module.sh
 
 module:

@@ -575,6 +575,9 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 	} else {
 		/* the session's settings (pmds) serve the report too */
 		px_smpl_report_print(out->f ? out->f : stdout, &ss, &pr);
+		if (o->verbose)
+			fprintf(stderr, "pfmon: resolved %zu samples in %.3f ms\n", ss.nrecs,
+				ss.resolve_ns / 1e6);
 		ret = ss.run.exit_code;
 	}
 	px_smpl_session_free(&ss);

