@@ -1,12 +1,13 @@
 #!/bin/sh
 # Install every Debian package the build, the test suites and the benchmarks
 # need.  As root it installs what is missing; otherwise it prints the
-# apt-get line to run and fails.
+# apt-get line to run and fails.  chromium runs headless for the flame
+# graph check (tests/cli/flamegraph_render.py).
 set -eu
 
 PACKAGES="build-essential pkg-config python3
 libpfm4-dev libelf-dev libdw-dev libpopt-dev libc6-dbg binutils
-bats bats-assert bats-support
+bats bats-assert bats-support chromium
 linux-perf hyperfine time strace procps
 qemu-system-x86 linux-headers-amd64 busybox-static cpio kmod"
 
