@@ -14,6 +14,7 @@
 #include "sampler_module.h"
 #include "smpl_chains.h"
 #include "smpl_output.h"
+#include "flamegraph.h"
 #include "symbols.h"
 #include "target.h"
 
@@ -999,13 +1000,65 @@ static int write_folded(const struct px_smpl_session *s, FILE *f)
 	return ret;
 }
 
+/* An event's stacks for the flame graph: their frames' names. */
+struct flame_event {
+	const struct px_cg *cg;
+	struct px_flame_stack *v;
+	size_t n, cap;
+	const char **names;	/* every stack's, back to back */
+	size_t nnames, names_cap;
+};
+
+static int flame_stack(void *arg, const uint32_t *frames, size_t n, uint64_t count)
+{
+	struct flame_event *fe = arg;
+
+	if (px_grow((void **)&fe->v, &fe->cap, fe->n, 1, sizeof(*fe->v), 256) ||
+	    px_grow((void **)&fe->names, &fe->names_cap, fe->nnames, n, sizeof(*fe->names),
+		    4096))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		fe->names[fe->nnames + i] = px_cg_frame_name(fe->cg, frames[i]);
+	/* the names' offset for now: the array may still move */
+	fe->v[fe->n++] = (struct px_flame_stack){ (const char *const *)(uintptr_t)fe->nnames,
+						  n, count };
+	fe->nnames += n;
+	return 0;
+}
+
+/* --flamegraph: one graph per event, titled with its name. */
+static int write_flamegraph(const struct px_smpl_session *s, FILE *f)
+{
+	size_t nev = px_profile_events(s->profile);
+	struct flame_event *fe = calloc(nev + 1, sizeof(*fe));
+	struct px_flame_graph *g = calloc(nev + 1, sizeof(*g));
+	int ret = fe && g ? 0 : px_fail(ENOMEM, "out of memory");
+
+	for (size_t e = 0; !ret && e < nev; e++) {
+		fe[e].cg = s->cg;
+		ret = px_cg_stacks(s->cg, e, flame_stack, &fe[e]);
+		for (size_t i = 0; !ret && i < fe[e].n; i++)
+			fe[e].v[i].frames = fe[e].names + (uintptr_t)fe[e].v[i].frames;
+		g[e] = (struct px_flame_graph){ px_profile_event(s->profile, e), fe[e].v, fe[e].n };
+	}
+	if (!ret)
+		ret = px_flamegraph_write(f, g, nev);
+	for (size_t e = 0; fe && e < nev; e++) {
+		free(fe[e].v);
+		free(fe[e].names);
+	}
+	free(fe);
+	free(g);
+	return ret;
+}
+
 /* The files a session writes besides its report, each whole or not at
  * all: opened before the run, so that one that cannot be written fails
  * before anything runs. */
 struct session_files {
 	struct px_smpl_out samples;
-	struct px_outfile folded;
-	bool has_samples, has_folded;
+	struct px_outfile folded, flame;
+	bool has_samples, has_folded, has_flame;
 };
 
 static int files_open(const struct px_smpl_session_opts *o, struct session_files *fl)
@@ -1017,6 +1070,8 @@ static int files_open(const struct px_smpl_session_opts *o, struct session_files
 		fl->has_samples = true;
 	if (!ret && o->folded && !(ret = px_outfile_open(&fl->folded, o->folded, false)))
 		fl->has_folded = true;
+	if (!ret && o->flamegraph && !(ret = px_outfile_open(&fl->flame, o->flamegraph, false)))
+		fl->has_flame = true;
 	return ret;
 }
 
@@ -1027,6 +1082,8 @@ static int files_close(struct session_files *fl, int ret)
 		ret = ret ? (px_smpl_out_discard(&fl->samples), ret) : px_smpl_out_commit(&fl->samples);
 	if (fl->has_folded)
 		ret = ret ? (px_outfile_discard(&fl->folded), ret) : px_outfile_commit(&fl->folded);
+	if (fl->has_flame)
+		ret = ret ? (px_outfile_discard(&fl->flame), ret) : px_outfile_commit(&fl->flame);
 	return ret;
 }
 
@@ -1059,6 +1116,8 @@ int px_smpl_session_run(const struct px_smpl_session_opts *o,
 		ret = resolve_all(s, fl.has_samples ? &fl.samples : NULL);
 		if (!ret && s->cg && fl.has_folded)
 			ret = write_folded(s, fl.folded.f);
+		if (!ret && s->cg && fl.has_flame)
+			ret = write_flamegraph(s, fl.flame.f);
 		ret = files_close(&fl, ret);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		s->resolve_ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull +

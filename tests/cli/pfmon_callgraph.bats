@@ -170,3 +170,17 @@ assert n > 0' "$T/s.json"
 	run -0 "$PFMON" "${SMPL[@]}" --call-graph=fp --call-graph-depth=2 --smpl-outfile="$T/c.txt" "$CG/fp/cgmain" 3
 	grep -q ' chain 0x[0-9a-f]*,0x[0-9a-f]*,\[truncated\]$' "$T/c.txt"
 }
+
+@test "the SVG flame graph renders in headless Chromium with leaf's box and its samples" {
+	out=$ROOT/build/tests/flamegraph
+	rm -rf "$out"
+	mkdir -p "$out"
+	run -0 "$PFMON" "${SMPL[@]}" --call-graph=fp --folded="$T/f" --flamegraph="$out/cgmain.svg" "$CG/fp/cgmain" 10
+	# leaf's box on the path through a and b: the samples of the stacks
+	# that pass there, from the folded stacks of the same run
+	n=$(awk '{ c = $NF; sub(/ [0-9]+$/, "") } $0 ~ /(^|;)main;a;b;leaf(;|$)/ { s += c } END { print s + 0 }' "$T/f")
+	[ "$n" -gt 0 ]
+	# a screenshot stays in $out (flamegraph.png) for a person to look at
+	run -0 "$ROOT/tests/cli/flamegraph_render.py" "$out/cgmain.svg" leaf "$n" "$out"
+	[ -s "$out/flamegraph.png" ]
+}
