@@ -184,3 +184,12 @@ assert n > 0' "$T/s.json"
 	run -0 "$ROOT/tests/cli/flamegraph_render.py" "$out/cgmain.svg" leaf "$n" "$out"
 	[ -s "$out/flamegraph.png" ]
 }
+
+@test "system-wide: each stack starts with its process's name" {
+	"$CG/fp/cgmain" 40 &
+	pid=$!
+	run -0 "$PFMON" --system-wide --session-timeout=1 "${SMPL[@]}" --call-graph=fp --folded="$T/f"
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" || true
+	grep -q '^cgmain;.*;main;a;b;leaf [0-9]*$' "$T/f"
+}
