@@ -877,6 +877,7 @@ int pfm_ctx_create(struct pfm_context *ctx, const struct pfarg_ctx *arg)
 		refcount_set(&ctx->block->ref, 1);
 		init_waitqueue_head(&ctx->block->wq);
 	}
+	ctx->kernel_ip = perfmon_capable();	/* before the format sees it */
 	if (arg->ctx_flags & PFM_FL_SMPL_FMT) {
 		int ret = pfm_smpl_create(ctx, arg);
 
@@ -887,7 +888,6 @@ int pfm_ctx_create(struct pfm_context *ctx, const struct pfarg_ctx *arg)
 		}
 	}
 	ctx->flags = arg->ctx_flags;
-	ctx->kernel_ip = perfmon_capable();
 	ctx->state = PFM_CTX_UNLOADED;
 	return 0;
 }

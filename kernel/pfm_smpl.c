@@ -102,13 +102,17 @@ int pfm_smpl_create(struct pfm_context *ctx, const struct pfarg_ctx *arg)
 	if (!s)
 		goto out_put;
 	s->fmt = fmt;
+	s->kernel_ip = ctx->kernel_ip;
 	ret = fmt->parse_arg(s, fmt_arg);
 	if (ret)
 		goto out_free;
 	ret = -EINVAL;
 	if (s->entry_offset + s->entry_size > sizeof(struct pfm_dfl_smpl_entry))
 		goto out_free;		/* a format's bug: refuse, never overrun */
-	s->max_sample = s->entry_size + PFM_NUM_COUNTERS * sizeof(u64);
+	if (s->max_extra > PFM_SMPL_MAX_EXTRA)
+		goto out_free;		/* a format's bug, as above */
+	s->max_sample = s->entry_size + PFM_NUM_COUNTERS * sizeof(u64) +
+			s->max_extra;
 	if (s->buf_size % 8 || s->buf_size < fmt->min_size(s))
 		goto out_free;
 	ret = -ENOMEM;
@@ -231,7 +235,8 @@ unsigned int pfm_smpl_handler(struct pfm_context *ctx, struct pfm_set *set,
 		body[n++] = &set->ctr[j] == c ? c->offset + count :
 			    pfm_smpl_pmd_value(&set->ctr[j], c, count);
 	}
-	return s->fmt->record(s, (const u8 *)&e + s->entry_offset, body, n);
+	return s->fmt->record(s, (const u8 *)&e + s->entry_offset, body, n,
+			      regs);
 }
 
 /*

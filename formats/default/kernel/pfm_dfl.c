@@ -59,7 +59,8 @@ static void pfm_dfl_init(struct pfm_smpl *s)
  * records nothing and masks again.
  */
 static unsigned int pfm_dfl_record(struct pfm_smpl *s, const void *entry,
-				   const u64 *body, unsigned int nbody)
+				   const u64 *body, unsigned int nbody,
+				   struct pt_regs *regs)
 {
 	struct pfm_dfl_smpl_hdr *h = s->buf;
 	u64 need = s->entry_size + nbody * sizeof(u64);

@@ -61,7 +61,8 @@ static void pfm_dbl_init(struct pfm_smpl *s)
  * MASK_WHEN_FULL hands it over too and masks.
  */
 static unsigned int pfm_dbl_record(struct pfm_smpl *s, const void *entry,
-				   const u64 *body, unsigned int nbody)
+				   const u64 *body, unsigned int nbody,
+				   struct pt_regs *regs)
 {
 	struct pfm_dbl_smpl_hdr *h = s->buf;
 	unsigned int cur = h->hdr_cur_half & 1, other = cur ^ 1;

@@ -35,7 +35,8 @@ static void noset_init(struct pfm_smpl *s)
 }
 
 static unsigned int noset_record(struct pfm_smpl *s, const void *entry,
-				 const u64 *body, unsigned int nbody)
+				 const u64 *body, unsigned int nbody,
+				 struct pt_regs *regs)
 {
 	s->lost++;
 	return PFM_SMPL_RESET;
