@@ -1,8 +1,8 @@
 /* Sampling through the perfmon kernel module (kernel/perfmon.ko): a
- * context created with the default or double-buffer format, its buffer
- * mapped read-only, the samples the kernel records handed to the tool as
- * the perf sampler (lib/backend/perf/sampler_perf.c) hands its own, so both give the
- * same records.
+ * context created with the default, double-buffer or callchain format,
+ * its buffer mapped read-only, the samples the kernel records handed to
+ * the tool as the perf sampler (lib/backend/perf/sampler_perf.c) hands
+ * its own, so both give the same records.
  *
  * How pfmon's sampling maps onto the module (kernel/README.md):
  *  - one context per target (the command's thread, or a CPU), every event
@@ -14,7 +14,13 @@
  *    saturation: no OVFL_NOTIFY, the buffer keeps its first samples;
  *  - the buffer holds exactly `entries` samples of the session's size:
  *    the module's post-check keeps room for its largest sample (every PMD
- *    in the body), so the buffer is sized for that on top;
+ *    in the body, and with call chains max_frames frames), so the buffer
+ *    is sized for that on top;
+ *  - call chains (the callchain format, perfmon_cc.ko): the kernel walks
+ *    the kernel stack and the user stack's frame pointers in the
+ *    overflow handler (--call-graph=fp, max_frames frames); it copies no
+ *    user stack, so --call-graph=dwarf is refused: the perf backend
+ *    does it;
  *  - randomisation is the kernel's, from a seed advanced once: the first
  *    period (PMD value) is drawn here, as the perf sampler draws it;
  *  - the module records no mappings or exec names (the spec leaves the
@@ -47,6 +53,7 @@
 #include "perfmon.h"
 #include "random.h"
 #include "sideband.h"
+#include "callchain/px_cc.h"
 #include "double-buffer/px_dbl.h"
 
 #include <errno.h>
@@ -63,15 +70,23 @@
 _Static_assert(PX_MODULE_MAX_SAMPLE ==
 	       sizeof(struct pfm_dfl_smpl_entry) + 8 * PFM_NUM_COUNTERS,
 	       "the module's largest sample");
+_Static_assert(PX_MODULE_CC_MAX_SAMPLE(1) ==
+	       sizeof(struct pfm_cc_smpl_entry) + 8 * PFM_NUM_COUNTERS + 8,
+	       "the module's largest callchain sample");
 
 uint64_t px_module_smpl_buf_size(enum px_smpl_format f, size_t entries,
-				 unsigned nbody)
+				 unsigned nbody, unsigned max_frames)
 {
 	/* entries - 1 samples leave room for the largest one; the last
 	 * leaves less, and the post-check finds the buffer full */
-	uint64_t half = (uint64_t)(entries ? entries - 1 : 0) *
-			px_dfl_max_sample_size(0, nbody) + PX_MODULE_MAX_SAMPLE;
+	uint64_t n = entries ? entries - 1 : 0, half;
 
+	if (f == PX_SMPL_CALLCHAIN)
+		return sizeof(struct pfm_dfl_smpl_hdr) +
+		       n * px_cc_max_sample_size(PX_MODULE_CC_FLAGS, nbody,
+						 max_frames, 0) +
+		       PX_MODULE_CC_MAX_SAMPLE(max_frames);
+	half = n * px_dfl_max_sample_size(0, nbody) + PX_MODULE_MAX_SAMPLE;
 	if (f == PX_SMPL_DOUBLE_BUFFER)
 		return sizeof(struct pfm_dbl_smpl_hdr) + 2 * half;
 	return sizeof(struct pfm_dfl_smpl_hdr) + half;
@@ -89,6 +104,8 @@ struct msampler {
 	struct px_module_pmd *reg;	/* [n] its set and PMD */
 	struct px_smpl_opts o;
 	bool dbl;
+	bool cc;		/* the callchain format */
+	unsigned max_frames;	/* cc: frames per chain */
 	unsigned char *buf;	/* the kernel's buffer, read-only */
 	size_t map;
 	unsigned char *copy;	/* double-buffer: a half taken from it */
@@ -143,6 +160,9 @@ static int m_validate(const struct px_smpl_set *sets, size_t nsets,
 	bool timed = false;
 	int ret;
 
+	if (o->format == PX_SMPL_CALLCHAIN && o->callgraph == PX_CALLGRAPH_DWARF)
+		return px_fail(EOPNOTSUPP,
+			       "--call-graph=dwarf needs the perf backend (pfmon's default for sampling: drop --backend=module): the perfmon module copies no user stack, it records frame-pointer chains only (--call-graph=fp)");
 	if (t->inherit && t->pid >= 0)
 		return px_fail(EOPNOTSUPP,
 			       "the perfmon module does not sample the children of a command (its inherited counters only count): drop --follow-*, or use --backend=perf");
@@ -162,7 +182,13 @@ static int m_create(struct msampler *s, const struct px_target *t,
 		    uint64_t buf_size)
 {
 	struct pfm_dfl_smpl_arg arg = { .buf_size = buf_size };
-	const char *name = s->dbl ? PFM_DBL_SMPL_NAME : PFM_DFL_SMPL_NAME;
+	struct pfm_cc_smpl_arg cc_arg = {
+		.buf_size = buf_size,
+		.buf_flags = PX_MODULE_CC_FLAGS,
+		.max_frames = (uint16_t)s->max_frames,
+	};
+	const char *name = s->dbl ? PFM_DBL_SMPL_NAME :
+			   s->cc ? PFM_CC_SMPL_NAME : PFM_DFL_SMPL_NAME;
 	struct pfarg_ctx c;
 
 	if (s->dbl && s->o.mask_when_full)
@@ -174,8 +200,13 @@ static int m_create(struct msampler *s, const struct px_target *t,
 	else if (!s->o.no_block)
 		c.ctx_flags |= PFM_FL_NOTIFY_BLOCK;
 	c.ctx_smpl_name = (uintptr_t)name;
-	c.ctx_smpl_arg = (uintptr_t)&arg;
-	c.ctx_smpl_arg_size = sizeof(arg);
+	if (s->cc) {
+		c.ctx_smpl_arg = (uintptr_t)&cc_arg;
+		c.ctx_smpl_arg_size = sizeof(cc_arg);
+	} else {
+		c.ctx_smpl_arg = (uintptr_t)&arg;
+		c.ctx_smpl_arg_size = sizeof(arg);
+	}
 	if (ioctl(s->fd, PFM_CREATE_CONTEXT, &c)) {
 		if (errno == ENOMEM)
 			return px_fail(ENOMEM,
@@ -185,6 +216,9 @@ static int m_create(struct msampler *s, const struct px_target *t,
 			return px_fail(EPERM,
 				       "no permission to create a %s perfmon context (module parameters sys_gid, thread_gid; system-wide needs CAP_PERFMON)",
 				       t->pid < 0 ? "system-wide" : "per-thread");
+		if (errno == EINVAL && s->cc)
+			return px_fail(EINVAL,
+				       "the perfmon module refused the 'callchain' sampling format: is perfmon_cc.ko loaded (formats/callchain/kernel, kernel/README.md)?");
 		return px_fail(errno, "the perfmon module refused the '%s' sampling format: %s",
 			       name, strerror(errno));
 	}
@@ -287,6 +321,8 @@ static int m_alloc(const struct px_smpl_set *sets, size_t nsets,
 		s->n += sets[k].n;
 	s->o = *o;
 	s->dbl = o->format == PX_SMPL_DOUBLE_BUFFER;
+	s->cc = o->format == PX_SMPL_CALLCHAIN;
+	s->max_frames = o->max_frames ? o->max_frames : PX_CALLGRAPH_MAX_FRAMES;
 	s->first = calloc(nsets + 1, sizeof(*s->first));
 	s->pmd = calloc(s->n, sizeof(*s->pmd));
 	s->nbody = calloc(s->n, sizeof(*s->nbody));
@@ -364,7 +400,8 @@ static int m_open_sets(const struct px_smpl_set *sets, size_t nsets,
 	for (size_t i = 0; i < s->n; i++)
 		if (s->pmd[i].long_period && s->nbody[i] > most)
 			most = s->nbody[i];
-	buf_size = px_module_smpl_buf_size(o->format, entries, most);
+	buf_size = px_module_smpl_buf_size(o->format, entries, most,
+					   s->max_frames);
 	if ((ret = px_module_open_device(&s->fd, &s->arg_size_max)) ||
 	    (ret = m_create(s, t, buf_size)) ||
 	    (ret = m_program(s, sets, switch_ns)) ||
@@ -493,13 +530,22 @@ static int m_next_unread_half(const struct msampler *s)
 	return best;
 }
 
+/* The default or callchain buffer (their headers are the same): every
+ * sample to the tool. */
+static int m_read_buffer(struct msampler *s)
+{
+	if (s->cc)
+		return px_cc_read(s->buf, s->map, m_sample, s);
+	return px_dfl_read(s->buf, s->map, m_body, s, m_sample, s);
+}
+
 static int m_notification(struct msampler *s)
 {
 	int ret, i;
 
 	s->st.notifications++;
 	if (!s->dbl) {
-		ret = m_keep_cb(s, px_dfl_read(s->buf, s->map, m_body, s, m_sample, s));
+		ret = m_keep_cb(s, m_read_buffer(s));
 	} else {
 		i = m_next_unread_half(s);
 		if (i < 0)
@@ -589,8 +635,7 @@ static int m_finish(void *state)
 
 		s->st.buffer_full = h->hdr_overflows;
 		if (!s->consumed && h->hdr_count)
-			ret = m_keep_cb(s, px_dfl_read(s->buf, s->map, m_body, s,
-						       m_sample, s));
+			ret = m_keep_cb(s, m_read_buffer(s));
 	} else {
 		const struct pfm_dbl_smpl_hdr *h = (const void *)s->buf;
 		unsigned cur = h->hdr_cur_half & 1;

@@ -11,18 +11,26 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "callchain/perfmon_cc_smpl.h"
 #include "events.h"
 #include "sampler.h"
 
 /* The module's largest sample: its post-check keeps room for an entry
  * header and all 64 PMDs (kernel/README.md). */
 #define PX_MODULE_MAX_SAMPLE	(40 + 8 * 64)
+/* The callchain format's: its 56-byte entry, all 64 PMDs and max_frames
+ * frames. */
+#define PX_MODULE_CC_MAX_SAMPLE(max_frames) (56 + 8 * 64 + 8 * (max_frames))
+/* The callchain buffer's flags: the kernel and the user part (frame
+ * pointers); the module refuses a user stack copy. */
+#define PX_MODULE_CC_FLAGS	(PFM_CC_SMPL_KERNEL | PFM_CC_SMPL_USER)
 
 /* The buffer size the module sampler asks for so that exactly `entries`
- * samples of nbody body values fill it (each half, for double-buffer),
- * as `entries` fill the perf sampler's buffer. */
+ * samples of nbody body values (and, with the callchain format,
+ * max_frames frames) fill it (each half, for double-buffer), as
+ * `entries` fill the perf sampler's buffer. */
 uint64_t px_module_smpl_buf_size(enum px_smpl_format f, size_t entries,
-				 unsigned nbody);
+				 unsigned nbody, unsigned max_frames);
 
 /* Open /dev/perfmon and check the module's interface version;
  * *arg_size_max (when not NULL): the most bytes a vector command takes. */
