@@ -58,7 +58,7 @@ UNIT_BINS = $(UNIT_SRCS:%.c=$(B)/%)
 # The module suite's helpers that drive the library (the others in
 # tests/module/ use /dev/perfmon alone and are built by scripts/vm/lib.sh);
 # they run in the test guest.
-MODULE_LIB_SRCS = tests/module/smpl_ops.c
+MODULE_LIB_SRCS = tests/module/smpl_ops.c tests/module/cc_smpl.c
 MODULE_LIB_BINS = $(MODULE_LIB_SRCS:%.c=$(B)/%)
 WORKLOAD_SRCS = $(wildcard tests/workloads/*.c)
 # refault_static: refault linked statically, so a run is its loop from

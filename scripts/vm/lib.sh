@@ -37,15 +37,25 @@ vm_build_module() {
 
 # The modules the guest loads, in order: the core, then its formats.
 VM_MODULES="kernel/perfmon.ko formats/default/kernel/perfmon_dfl.ko
-	formats/double-buffer/kernel/perfmon_dbl.ko"
+	formats/double-buffer/kernel/perfmon_dbl.ko
+	formats/callchain/kernel/perfmon_cc.ko"
 
-# Build the C helpers of tests/module/ into $VM_DIR/bin.
+# The workloads of tests/module/: cc_nest, the call-chain tests' nest of
+# calls, with frame pointers and no inlining, static so that its frames
+# and their symbols are its own whatever the guest's libc.
+VM_WORKLOADS="cc_nest"
+
+# Build the C helpers and workloads of tests/module/ into $VM_DIR/bin.
 vm_build_helpers() {
 	local h
 	mkdir -p "$VM_DIR/bin"
 	for h in $HELPERS; do
 		cc -O2 -g -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
 			-Ikernel/uapi -Iformats -o "$VM_DIR/bin/$h" "tests/module/$h.c" >&2
+	done
+	for h in $VM_WORKLOADS; do
+		cc -O1 -g -fno-omit-frame-pointer -fno-inline -static -Wall -Wextra \
+			-Werror -o "$VM_DIR/bin/$h" "tests/module/$h.c" >&2
 	done
 }
 
@@ -117,7 +127,7 @@ vm_initramfs() {
 	for f in build/bin/perfex build/bin/pfmon; do
 		[ -x "$f" ] && vm_copy_bin "$root" "$f" "/opt/pfm/bin/${f##*/}"
 	done
-	for f in $HELPERS; do
+	for f in $HELPERS $VM_WORKLOADS; do
 		vm_copy_bin "$root" "$VM_DIR/bin/$f" "/opt/pfm/bin/$f"
 	done
 	# the helpers built with the library by `make all`
@@ -152,7 +162,7 @@ vm_initramfs() {
 	t2addr=$(nm build/tests/workloads/two_calls 2>/dev/null | awk '$3 == "second_function" {print $1}')
 	{
 		echo "export PFM_MODULE=/opt/pfm/perfmon.ko"
-		echo "export PFM_FORMATS=\"/opt/pfm/perfmon_dfl.ko /opt/pfm/perfmon_dbl.ko\""
+		echo "export PFM_FORMATS=\"/opt/pfm/perfmon_dfl.ko /opt/pfm/perfmon_dbl.ko /opt/pfm/perfmon_cc.ko\""
 		echo "export PFM_TEST_FORMAT=/opt/pfm/perfmon_test_noset.ko"
 		echo "export PFM_WORKLOADS=/opt/pfm/workloads"
 		echo "export PFM_COUNTED_FUNCTION=0x${addr:-0}"

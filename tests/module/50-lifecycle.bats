@@ -90,7 +90,7 @@ slab_objs() {
 	# the formats use perfmon.ko: they go first
 	run rmmod perfmon
 	[ "$status" -ne 0 ]
-	run -0 rmmod perfmon_dbl perfmon_dfl
+	run -0 rmmod perfmon_cc perfmon_dbl perfmon_dfl
 	run -0 rmmod perfmon
 	[ ! -e /dev/perfmon ]
 	run -0 insmod "$PFM_MODULE"

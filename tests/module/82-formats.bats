@@ -7,6 +7,7 @@ bats_require_minimum_version 1.5.0
 
 DFL_UUID=4d72bec0-0664-4143-82b4-d3fd27243c97
 DBL_UUID=e6fb9edd-a20e-4b08-9670-8993147d0a5a
+CC_UUID=5732f060-78d7-4fea-9faa-84db11b0ff11
 NOSET_UUID=2f0cbd1e-8a53-4c57-b2e4-1d0b6f3a9c77
 
 setup() {
@@ -21,12 +22,13 @@ teardown() {
 	pfm_load_modules
 }
 
-@test "PFM_GETINFO_FMTS and sysfs list the default and double-buffer formats" {
+@test "PFM_GETINFO_FMTS and sysfs list the default, double-buffer and callchain formats" {
 	run -0 pfm_test fmts 8
-	assert_line --index 0 "EINVAL 2"
+	assert_line --index 0 "EINVAL 3"
 	assert_line --index 1 "default $DFL_UUID flags=0x0 arg=16"
 	assert_line --index 2 "double-buffer $DBL_UUID flags=0x0 arg=16"
-	assert_line --index 3 "retflags 0x80000000"
+	assert_line --index 3 "callchain $CC_UUID flags=0x0 arg=24"
+	assert_line --index 4 "retflags 0x80000000"
 	run -0 pfm_test fmts 2
 	assert_line --index 0 "OK 2"
 	run -0 pfm_test fmts 1 reserved
@@ -34,7 +36,8 @@ teardown() {
 	assert_line --index 1 "retflags 0x40000000"
 	run -0 cat /sys/class/misc/perfmon/formats
 	assert_output "default $DFL_UUID
-double-buffer $DBL_UUID"
+double-buffer $DBL_UUID
+callchain $CC_UUID"
 }
 
 @test "a context names its format by UUID, by name, or both when they agree" {
@@ -66,7 +69,8 @@ double-buffer $DBL_UUID"
 	holder=
 	run -0 rmmod perfmon_dbl
 	run -0 pfm_test fmts 8
-	assert_line --index 0 "EINVAL 1"
+	assert_line --index 0 "EINVAL 2"
+	refute_line --partial double-buffer
 	run -0 pfm_test smpl_create double-buffer 16 65536
 	assert_output "EINVAL 0"
 	run -0 pfm_test smpl_uuid "$DBL_UUID"
@@ -93,15 +97,16 @@ double-buffer $DBL_UUID"
 	[ "$status" -ne 0 ]
 	! grep -q '^perfmon_test_noset ' /proc/modules
 	run -0 pfm_test fmts 8
-	assert_line --index 0 "EINVAL 2"
+	assert_line --index 0 "EINVAL 3"
 	assert_line --index 1 "default $DFL_UUID flags=0x0 arg=16"
 }
 
 @test "pfmon --smpl-module-info lists the formats the kernel has loaded" {
 	run -0 pfmon --smpl-module-info
-	assert_line "loaded in the kernel (perfmon.ko, --backend=module): 2 formats"
+	assert_line "loaded in the kernel (perfmon.ko, --backend=module): 3 formats"
 	assert_line "  default          $DFL_UUID"
 	assert_line "  double-buffer    $DBL_UUID"
+	assert_line "  callchain        $CC_UUID"
 	run -0 insmod "$PFM_TEST_FORMAT"
 	run -0 pfmon --smpl-module-info
 	assert_line "  test-noset       $NOSET_UUID  set 0 only"
