@@ -103,11 +103,11 @@ same_counts() {
 	[ "$(field samples)" = "$dfl" ]
 }
 
-@test "garbage frame pointers cut the user chain (USER_CUT) where they go wrong; 0 ends it" {
+@test "garbage frame pointers cut the user chain (USER_CUT) where they go wrong, never a non-user frame; 0 ends it" {
 	run -0 cc_smpl run fp-zero 20
 	assert_output --regexp 'bad=0 leaf=20 .* trunc=0 cut=0 nuser=1 '
 	same_counts
-	for m in fp-kernel fp-odd fp-low; do
+	for m in fp-kernel fp-odd fp-low fp-kret; do
 		run -0 cc_smpl run "$m" 20
 		assert_output --regexp 'bad=0 leaf=20 .* trunc=0 cut=20 nuser=1 '
 		same_counts

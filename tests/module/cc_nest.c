@@ -18,6 +18,8 @@
  *   fp-self      ... with %rbp pointing at a frame that links to itself
  *   fp-unmapped  ... with %rbp pointing at a frame that links to an
  *                unmapped address above the stack
+ *   fp-kret      ... with %rbp pointing at an outermost frame (its link
+ *                0) whose return address is a kernel address
  *
  * The fp- modes make the user frame-pointer chain garbage at the fault:
  * the kernel's walk must stop there (USER_CUT), not oops, not loop.
@@ -35,11 +37,11 @@
 #define PAGE 4096UL
 
 enum mode { TOUCH, READ, SLEEP, FP_ZERO, FP_KERNEL, FP_ODD, FP_LOW, FP_SELF,
-	    FP_UNMAPPED };
+	    FP_UNMAPPED, FP_KRET };
 
 static const char *const names[] = {
 	"touch", "read", "sleep", "fp-zero", "fp-kernel", "fp-odd", "fp-low",
-	"fp-self", "fp-unmapped",
+	"fp-self", "fp-unmapped", "fp-kret",
 };
 
 static int zero_fd = -1;
@@ -61,8 +63,9 @@ __attribute__((noinline)) void nest_leaf(enum mode m, char *p)
 	long ret;
 
 	/* a frame in the leaf's own stack frame, above the stack pointer */
-	frame[0] = m == FP_SELF ? (uint64_t)(uintptr_t)frame : unmapped;
-	frame[1] = 0x1234;
+	frame[0] = m == FP_SELF ? (uint64_t)(uintptr_t)frame :
+		   m == FP_KRET ? 0 : unmapped;
+	frame[1] = m == FP_KRET ? 0xffffffff81000000UL : 0x1234;
 	switch (m) {
 	case TOUCH:
 		*(volatile char *)p = 1;
@@ -98,6 +101,7 @@ __attribute__((noinline)) void nest_leaf(enum mode m, char *p)
 		break;
 	case FP_SELF:
 	case FP_UNMAPPED:
+	case FP_KRET:
 		TOUCH_WITH_FP(p, (uintptr_t)frame);
 		break;
 	}
@@ -149,7 +153,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], names[i]))
 			m = i;
 	if (m < 0 || n < 1 || n > 100000) {
-		fprintf(stderr, "usage: cc_nest touch|read|sleep|fp-zero|fp-kernel|fp-odd|fp-low|fp-self|fp-unmapped N\n");
+		fprintf(stderr, "usage: cc_nest touch|read|sleep|fp-zero|fp-kernel|fp-odd|fp-low|fp-self|fp-unmapped|fp-kret N\n");
 		return 2;
 	}
 	pages = mmap(NULL, (size_t)n * PAGE, PROT_READ | PROT_WRITE,

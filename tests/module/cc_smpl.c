@@ -109,9 +109,7 @@ static void same(int *v, int now)
 		*v = -1;
 }
 
-/* The rules every chain follows (formats/README.md, "callchain").  The
- * user frames after the ip are whatever the stack holds where the frame
- * pointers lead: any value. */
+/* The rules every chain follows (formats/README.md, "callchain"). */
 static void check_chain(struct tally *t, const struct px_sample *x)
 {
 	unsigned nk = x->nr_kernel, n = nk + x->nr_user;
@@ -122,11 +120,15 @@ static void check_chain(struct tally *t, const struct px_sample *x)
 		note_bad(t, x, "truncated short of max_frames");
 	else if (n && x->frames[0] != x->ip)
 		note_bad(t, x, "the first frame is not the ip");
-	else if (x->nr_user && x->frames[nk] >= USER_END)
-		note_bad(t, x, "the user ip is not a user address");
 	for (unsigned i = 0; i < nk; i++)
 		if (x->frames[i] < KERNEL_START) {
 			note_bad(t, x, "a kernel frame is not a kernel address");
+			break;
+		}
+	/* the ip may be 0 (a thread that never ran in user space) */
+	for (unsigned i = nk; i < n; i++)
+		if (x->frames[i] >= USER_END || (i > nk && !x->frames[i])) {
+			note_bad(t, x, "a user frame is not a user address");
 			break;
 		}
 }

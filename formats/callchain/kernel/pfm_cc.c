@@ -156,9 +156,12 @@ struct pfm_cc_frame {
  * the frame-pointer chain from regs->bp.  The walk ends at a frame
  * pointer of 0 (the outermost frame), and is cut (USER_CUT) at one that
  * is not 8-aligned, does not lie above the previous frame (or, first,
- * at or above the stack pointer), or cannot be read without a fault:
- * copy_from_user_nmi() checks the address range and the mm, and takes
- * no fault.  32-bit code gives its ip only, cut.
+ * at or above the stack pointer), cannot be read without a fault
+ * (copy_from_user_nmi() checks the address range and the mm, and takes
+ * no fault), or holds a return address that is 0 or not a user address
+ * (__access_ok(), not access_ok(), which may warn outside task context):
+ * code built without frame pointers uses %rbp for anything.  32-bit
+ * code gives its ip only, cut.
  */
 static void pfm_cc_user(struct pfm_cc_walk *w, struct pt_regs *regs)
 {
@@ -176,7 +179,8 @@ static void pfm_cc_user(struct pfm_cc_walk *w, struct pt_regs *regs)
 	/* each turn stores a frame or ends: at most max turns */
 	while (fp) {
 		if (fp % sizeof(u64) || fp < lo ||
-		    copy_from_user_nmi(&f, (const void __user *)fp, sizeof(f))) {
+		    copy_from_user_nmi(&f, (const void __user *)fp, sizeof(f)) ||
+		    !f.ret || !__access_ok((const void __user *)f.ret, 1)) {
 			w->flags |= PFM_CC_USER_CUT;
 			return;
 		}
