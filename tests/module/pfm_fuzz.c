@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <sys/mman.h>
 
+#include "callchain/perfmon_cc_smpl.h"
 #include "default/perfmon_dfl_smpl.h"
 #include "double-buffer/perfmon_dbl_smpl.h"
 
@@ -112,42 +113,69 @@ static void make_vec(struct pfarg_vec *v)
  * and flags, mostly plausible */
 static void make_fmt_ctx(struct pfarg_ctx *c)
 {
-	static const char *names[] = { "default", "double-buffer", "bogus", "" };
-	static struct pfm_dfl_smpl_arg a;
+	static const char *names[] = { "default", "double-buffer", "callchain",
+				       "bogus", "" };
+	static union {
+		struct pfm_dfl_smpl_arg a;
+		struct pfm_cc_smpl_arg cc;
+	} u;
+	struct pfm_dfl_smpl_arg *a = &u.a;
 	static const uint64_t sizes[] = { 0, 40, 592, 1224, 5000, 65536, 1 << 24, 1ull << 40 };
+	static const uint16_t frames[] = { 0, 1, 2, 127, 512, 513, 65535 };
+	unsigned int name = rnd_below(5);
 
 	memset(c, 0, sizeof(*c));
 	c->ctx_flags = PFM_FL_SMPL_FMT | (uint32_t)rnd_below(16);
-	c->ctx_smpl_name = rnd_below(20) ? (uintptr_t)names[rnd_below(4)] : rnd();
-	c->ctx_smpl_arg = rnd_below(20) ? (uintptr_t)&a : rnd();
-	c->ctx_smpl_arg_size = rnd_below(4) ? sizeof(a) : rnd_below(40);
+	c->ctx_smpl_name = rnd_below(20) ? (uintptr_t)names[name] : rnd();
+	c->ctx_smpl_arg = rnd_below(20) ? (uintptr_t)&u : rnd();
+	c->ctx_smpl_arg_size = rnd_below(4) ? (name == 2 ? sizeof(u.cc) : sizeof(*a)) :
+					      rnd_below(40);
 	if (!rnd_below(4)) {
 		/* by UUID: a loaded format's, or any; with or without a name */
-		static const uint8_t uuids[2][16] = { PFM_DFL_SMPL_UUID,
-						      PFM_DBL_SMPL_UUID };
+		static const uint8_t uuids[3][16] = { PFM_DFL_SMPL_UUID,
+						      PFM_DBL_SMPL_UUID,
+						      PFM_CC_SMPL_UUID };
 
 		if (rnd_below(3))
-			memcpy(c->ctx_smpl_uuid, uuids[rnd_below(2)], 16);
+			memcpy(c->ctx_smpl_uuid, uuids[rnd_below(3)], 16);
 		else
 			for (int i = 0; i < 16; i++)
 				c->ctx_smpl_uuid[i] = (uint8_t)rnd();
 		if (rnd_below(2))
 			c->ctx_smpl_name = 0;
 	}
-	memset(&a, 0, sizeof(a));
-	a.buf_size = rnd_below(6) ? sizes[rnd_below(8)] : rnd();
-	a.buf_flags = rnd_below(3) ? 0 : (uint32_t)rnd_below(5);
+	memset(&u, 0, sizeof(u));
+	if (name == 2) {
+		u.cc.buf_size = rnd_below(6) ? sizes[rnd_below(8)] : rnd();
+		u.cc.buf_flags = rnd_below(3) ? 3 : (uint32_t)rnd_below(9);
+		u.cc.max_frames = frames[rnd_below(7)];
+		if (!rnd_below(10))
+			u.cc.stack_bytes = 8 * rnd_below(3);
+		if (!rnd_below(10))
+			u.cc.reserved1 = 1;
+		if (!rnd_below(10))
+			u.cc.reserved2 = 1;
+		return;
+	}
+	a->buf_size = rnd_below(6) ? sizes[rnd_below(8)] : rnd();
+	a->buf_flags = rnd_below(3) ? 0 : (uint32_t)rnd_below(5);
 	if (!rnd_below(10))
-		a.reserved1 = 1;
+		a->reserved1 = 1;
 }
 
 /* A sampling run on the caller: a format context, page faults sampled
- * every few faults with random flags, some pages touched, maybe a
- * restart; left in its slot for the random calls that follow. */
+ * every few faults with random flags (with call chains, at user or both
+ * levels), some pages touched, maybe a restart; left in its slot for the
+ * random calls that follow. */
 static void smpl_run(int slot)
 {
-	static const char *names[] = { "default", "double-buffer" };
+	static const char *names[] = { "default", "double-buffer", "callchain" };
+	unsigned int name = rnd_below(3);
 	struct pfm_dfl_smpl_arg a = { .buf_size = 592 + 40 * rnd_below(40) };
+	struct pfm_cc_smpl_arg cc = {
+		.buf_flags = 1 + rnd_below(3),
+		.max_frames = (uint16_t)(1 + rnd_below(rnd_below(2) ? 8 : 512)),
+	};
 	struct pfarg_ctx c;
 	struct pfarg_pmd p;
 	struct pfarg_load l;
@@ -165,16 +193,19 @@ static void smpl_run(int slot)
 	if (rnd_below(2))
 		a.buf_size += 640;	/* room for two halves */
 	a.buf_flags = rnd_below(4) ? 0 : 1;
+	/* a few of the largest samples */
+	cc.buf_size = 40 + (568 + 8 * cc.max_frames) * (1 + rnd_below(4));
 	memset(&c, 0, sizeof(c));
 	c.ctx_flags = PFM_FL_SMPL_FMT | (rnd_below(2) ? PFM_FL_NOTIFY_BLOCK : 0);
-	c.ctx_smpl_name = (uintptr_t)names[rnd_below(2)];
-	c.ctx_smpl_arg = (uintptr_t)&a;
-	c.ctx_smpl_arg_size = sizeof(a);
+	c.ctx_smpl_name = (uintptr_t)names[name];
+	c.ctx_smpl_arg = name == 2 ? (uintptr_t)&cc : (uintptr_t)&a;
+	c.ctx_smpl_arg_size = name == 2 ? sizeof(cc) : sizeof(a);
 	if (ioctl(fd, PFM_CREATE_CONTEXT, &c)) {
 		counts[errno & 0xff]++;
 		return;
 	}
-	pfm_pmc(fd, 0, EV_PAGE_FAULTS);
+	/* kernel level: refused to the unprivileged user (EACCES) */
+	pfm_pmc(fd, 0, EV_PAGE_FAULTS | (name == 2 && rnd_below(2) ? PFM_PMC_OS : 0));
 	pfm_pmc(fd, 1, EV_TASK_CLOCK);
 	memset(&p, 0, sizeof(p));
 	p.reg_value = -(uint64_t)(1 + rnd_below(4));

@@ -1,0 +1,96 @@
+#!/usr/bin/env bats
+# pfmon --backend=module --call-graph=fp: call chains recorded by the
+# kernel (perfmon_cc.ko) end to end, on cc_nest (main -> nest_a ->
+# nest_b -> nest_leaf with frame pointers, one page fault per call of the
+# leaf, every fault sampled): folded stacks, the call graph, the sample
+# file, kernel frames, --call-graph-depth, the same leaf paths as the
+# perf backend, system-wide contexts, and --call-graph=dwarf refused.
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load helpers
+	pfm_setup
+	T=$(mktemp -d)
+	SMPL=(-e page-faults:u --long-smpl-periods=1 --call-graph=fp)
+}
+
+teardown() {
+	rm -rf "$T"
+}
+
+# summary OUTPUT ROW: a row of pfmon -x, 's summary
+summary() {
+	awk -F, -v k="$2" '$1 == "summary" && $2 == k { print $3 }' <<<"$1"
+}
+
+# stacks FOLDED REGEX: the samples of the folded stacks that match REGEX
+# (awk -v takes escapes: write \\[ for a literal [)
+stacks() {
+	awk -v re="$2" '{ c = $NF; s = $0; sub(/ [0-9]+$/, "", s) }
+		s ~ re { n += c } END { print n + 0 }' "$1"
+}
+
+# callgraph CSV FUNCTION COLUMN: children samples (4) or self samples (6)
+callgraph() {
+	awk -F, -v f="$2" -v c="$3" '$1 == "callgraph" && $8 == f { print $c }' <<<"$1"
+}
+
+@test "pfmon --backend=module --call-graph=fp: every fault of the leaf has the path main, nest_a, nest_b, nest_leaf" {
+	run -0 --separate-stderr pfmon --backend=module -x, "${SMPL[@]}" \
+		--profile-top=0 --folded="$T/f" cc_nest touch 50
+	[ "$(summary "$output" samples)" = "$(summary "$output" overflows)" ]
+	[ "$(summary "$output" lost)" = 0 ]
+	[ "$(stacks "$T/f" '(^|;)main;nest_a;nest_b;nest_leaf$')" = 50 ]
+	[ "$(stacks "$T/f" 'nest_leaf')" = 50 ]
+	[ "$(callgraph "$output" nest_leaf 6)" = 50 ]
+	[ "$(callgraph "$output" nest_leaf 4)" = 50 ]
+	[ "$(callgraph "$output" main 4)" -ge 50 ]
+	# the folded stacks add up to the samples
+	[ "$(awk '{ s += $NF } END { print s }' "$T/f")" = "$(summary "$output" samples)" ]
+}
+
+@test "the sample file carries the kernel's chains, resolved" {
+	run -0 pfmon --backend=module "${SMPL[@]}" --resolve-addresses \
+		--smpl-outfile="$T/s" cc_nest touch 20
+	[ "$(grep -c ' | chain: nest_leaf <- nest_b <- nest_a <- main <- ' "$T/s")" = 20 ]
+}
+
+@test "faults in the kernel: the kernel frames under the leaf's path, through read()" {
+	run -0 --separate-stderr pfmon --backend=module -x, -e page-faults \
+		--long-smpl-periods=1 --call-graph=fp --folded="$T/f" cc_nest read 20
+	[ "$(stacks "$T/f" '(^|;)main;nest_a;nest_b;nest_leaf;entry_SYSCALL_64[a-z_]*;.*ksys_read;.*read_zero;')" = 20 ]
+	[ "$(callgraph "$output" ksys_read 4)" -ge 20 ]
+}
+
+@test "--call-graph-depth=2 keeps the leaf and its caller, the rest [truncated]" {
+	run -0 --separate-stderr pfmon --backend=module -x, "${SMPL[@]}" \
+		--call-graph-depth=2 --folded="$T/f" cc_nest touch 30
+	[ "$(stacks "$T/f" '^\\[truncated\\];nest_b;nest_leaf$')" = 30 ]
+	[ "$(summary "$output" cut_chains)" -ge 30 ]
+}
+
+@test "the module and the perf backend give the leaf the same path" {
+	run -0 --separate-stderr pfmon --backend=module "${SMPL[@]}" --folded="$T/m" cc_nest touch 40
+	run -0 --separate-stderr pfmon --backend=perf "${SMPL[@]}" --folded="$T/p" cc_nest touch 40
+	[ "$(stacks "$T/m" '(^|;)main;nest_a;nest_b;nest_leaf$')" = 40 ]
+	[ "$(stacks "$T/p" '(^|;)main;nest_a;nest_b;nest_leaf$')" = 40 ]
+}
+
+@test "system-wide: every task's chains, the command's leaf path whole, the idle task's kernel only" {
+	run -0 --separate-stderr pfmon --backend=module -x, --system-wide -e page-faults \
+		--long-smpl-periods=1 --call-graph=fp --folded="$T/f" cc_nest touch 50
+	[ "$(summary "$output" lost)" = 0 ]
+	[ "$(stacks "$T/f" '(^|;)main;nest_a;nest_b;nest_leaf$')" = 50 ]
+	# the idle task has no user part: nothing to cut
+	run -0 --separate-stderr pfmon --backend=module -x, --system-wide --cpu-list=0 \
+		-e cpu-clock --long-smpl-periods=1000000 --call-graph=fp \
+		--folded="$T/g" cc_nest sleep 200
+	[ "$(stacks "$T/g" '^swapper;')" -gt 0 ]
+	[ "$(stacks "$T/g" '^swapper;.*\\[truncated\\]')" = 0 ]
+}
+
+@test "pfmon --backend=module --call-graph=dwarf: refused, the perf backend's" {
+	run -1 --separate-stderr pfmon --backend=module -e page-faults:u \
+		--long-smpl-periods=1 --call-graph=dwarf cc_nest touch 3
+	[[ "$stderr" == *"--call-graph=dwarf needs the perf backend"* ]]
+}
