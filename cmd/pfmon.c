@@ -527,8 +527,6 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 		so.ops = &px_sampler_module_ops;
 	else if (o->backend && strcmp(o->backend, "perf") && strcmp(o->backend, "auto"))
 		usage_error("--backend takes auto, perf or module");
-	if (so.ops && o->smpl.call_graph)
-		usage_error("--call-graph is not available on --backend=module yet: use the perf backend (the default)");
 	if (!so.ops)
 		check_perf_sets(o, pmds);
 	if (!so.ops && px_smpl_periods_change(pmds0, o->sets[0].n)) {
