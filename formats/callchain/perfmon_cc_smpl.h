@@ -57,10 +57,12 @@
 
 /* cc_flags of a sample */
 #define PFM_CC_TRUNCATED	0x1	/* the walk stopped at max_frames */
-#define PFM_CC_USER_CUT		0x2	/* the user walk stopped at a frame it
-					 * could not read (not at the
-					 * outermost frame, whose frame
-					 * pointer is 0) */
+#define PFM_CC_USER_CUT		0x2	/* the user walk stopped before the
+					 * outermost frame (whose frame
+					 * pointer is 0): a frame it could not
+					 * read, a frame pointer that does not
+					 * go up the stack, or a return
+					 * address outside user space */
 
 /* The argument that follows the context at creation. */
 struct pfm_cc_smpl_arg {
