@@ -76,6 +76,17 @@ typedef int (*px_sample_fn)(void *arg, const struct px_sample *s);
 int px_dfl_read(const void *buf, size_t len, px_body_fn body, void *barg,
 		px_sample_fn fn, void *arg);
 
+/* The checks of a buffer header of the default format's layout (also the
+ * callchain format's): at least the header, major version `major`, flags
+ * flags_ok() accepts, hdr_buf_size within len, the next-free offset in
+ * the buffer and 8-aligned, and room for hdr_count samples of at least
+ * min_sample bytes.  *h gets the header.  0, or -EINVAL/-EPROTO with the
+ * defect in px_last_error(), prefixed with `what`; a wrong version names
+ * `format`. */
+int px_dfl_hdr_check(const void *buf, size_t len, const char *what, const char *format,
+		     uint32_t major, int (*flags_ok)(uint32_t), size_t min_sample,
+		     struct pfm_dfl_smpl_hdr *h);
+
 /* The sample walk on its own, shared with the double-buffer format: count
  * samples from byte start to byte end of base (which has at least end
  * bytes).  The samples must end exactly at end. */

@@ -1,14 +1,16 @@
-/* The default and double-buffer sampling formats: byte layout against the
+/* The default, double-buffer and callchain sampling formats: byte layout against the
  * spec, the full condition at its boundary, rejection of bad buffers, and
  * random bytes fed to the readers. */
 #include "tap.h"
 #include "default/px_dfl.h"
 #include "double-buffer/px_dbl.h"
+#include "callchain/px_cc.h"
 #include "error.h"
 
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define OFF(t, f) offsetof(struct t, f)
 
@@ -375,6 +377,81 @@ static void fuzz(void)
 	ok(walked > 0 && errors > 0, "fuzz reached both outcomes");
 }
 
+/* A callchain sample as callchain() writes it: its frames, and its
+ * registers and stack when it has them. */
+static int chain_ok(void *arg, const struct px_sample *s)
+{
+	int *bad = arg;
+	const unsigned char *st = s->stack;
+
+	*bad += s->nr_kernel != 1 || s->nr_user != 2 || s->frames[0] != 0xffffffff81000010ull ||
+		s->frames[2] != 0x401100;
+	if (s->stack_size) {
+		*bad += s->stack_size != 20 || s->regs[7] != 0x7ff000 || st[19] != 19;
+		*bad += st[20] != 0;	/* the padding is zero */
+	} else {
+		*bad += s->regs[7] != 0;	/* no stack: zero registers */
+	}
+	return 0;
+}
+
+/* The callchain format: samples with frames, registers and a stack copy
+ * read back as written; the header checks it shares with the default
+ * format, and its own entry checks. */
+static void callchain(void)
+{
+	uint32_t flags = PFM_CC_SMPL_KERNEL | PFM_CC_SMPL_USER | PFM_CC_SMPL_USER_STACK;
+	uint64_t frames[3] = { 0xffffffff81000010ull, 0x401000, 0x401100 };
+	uint64_t regs[PFM_CC_NREGS] = { 0 };
+	unsigned char stack[20];
+	size_t max = px_cc_max_sample_size(flags, 2, 8, 24), size = 40 + 4 * max;
+	unsigned char *buf = calloc(1, size), *copy = malloc(size);
+	struct pfm_dfl_smpl_hdr *h = (void *)buf;
+	struct px_sample x = mk(0x401000);
+	struct seen w = { 0 };
+
+	for (size_t i = 0; i < sizeof(stack); i++)
+		stack[i] = (unsigned char)i;
+	regs[7] = 0x7ff000;
+	x.nr_kernel = 1;
+	x.nr_user = 2;
+	x.frames = frames;
+	x.regs = regs;
+	x.stack = stack;
+	x.stack_size = sizeof(stack);
+	is_int(sizeof(struct pfm_cc_smpl_entry), 56, "cc entry size");
+	is_int(px_cc_init(buf, size, flags, max), 0, "init");
+	is_int(px_cc_append(buf, max, &x), 0, "append with a chain and a stack");
+	x.regs = NULL;
+	is_int(px_cc_append(buf, max, &x), 0, "append without a stack");
+	is_int(px_cc_read(buf, size, collect, &w), 0, "read back");
+	is_int(w.n, 2, "two samples");
+	is_int(w.bad, 0, "their bodies");
+	w.bad = 0;
+	is_int(px_cc_read(buf, size, chain_ok, &w.bad), 0, "read the chains");
+	is_int(w.bad, 0, "frames, registers, stack and padding as written");
+	memcpy(copy, buf, size);
+	is_int(px_cc_read(copy, 39, NULL, NULL), -EINVAL, "shorter than header");
+	is_int(px_cc_read(copy, size - 8, NULL, NULL), -EINVAL, "truncated");
+	h = (void *)copy;
+	h->hdr_version = (PFM_CC_SMPL_VERSION_MAJ + 1) << 16;
+	is_int(px_cc_read(copy, size, NULL, NULL), -EPROTO, "other major version");
+	memcpy(copy, buf, size);
+	h->hdr_flags = 0;
+	is_int(px_cc_read(copy, size, NULL, NULL), -EPROTO, "no chain flag");
+	memcpy(copy, buf, size);
+	h->hdr_count = 3;
+	is_int(px_cc_read(copy, size, NULL, NULL), -EPROTO, "count too high");
+	memcpy(copy, buf, size);
+	((struct pfm_cc_smpl_entry *)(copy + 40))->reserved2 = 1;
+	is_int(px_cc_read(copy, size, NULL, NULL), -EPROTO, "reserved not zero");
+	memcpy(copy, buf, size);
+	((struct pfm_cc_smpl_entry *)(copy + 40))->nr_user = 400;
+	is_int(px_cc_read(copy, size, NULL, NULL), -EPROTO, "frames past the samples");
+	free(buf);
+	free(copy);
+}
+
 int main(void)
 {
 	layout();
@@ -383,6 +460,7 @@ int main(void)
 	flags_variants();
 	corrupt();
 	dbl();
+	callchain();
 	fuzz();
 	return done_testing();
 }

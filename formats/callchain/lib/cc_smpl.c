@@ -185,35 +185,11 @@ int px_cc_read(const void *buf, size_t len, px_sample_fn fn, void *arg)
 	struct pfm_dfl_smpl_hdr h;
 	struct px_sample s;
 	size_t off = HDR_SIZE;
+	int ret = px_dfl_hdr_check(buf, len, "callchain buffer", "callchain",
+				   PFM_CC_SMPL_VERSION_MAJ, flags_valid, ENTRY_SIZE, &h);
 
-	if (len < HDR_SIZE)
-		return px_fail(EINVAL,
-			       "callchain buffer: %zu bytes is shorter than the %zu-byte header",
-			       len, HDR_SIZE);
-	memcpy(&h, buf, sizeof(h));
-	if (h.hdr_version >> 16 != PFM_CC_SMPL_VERSION_MAJ)
-		return px_fail(EPROTO,
-			       "callchain buffer: version %u.%u, expected %u.x (not a callchain-format buffer?)",
-			       h.hdr_version >> 16, h.hdr_version & 0xffff,
-			       PFM_CC_SMPL_VERSION_MAJ);
-	if (!flags_valid(h.hdr_flags))
-		return px_fail(EPROTO, "callchain buffer: unknown flags 0x%x",
-			       h.hdr_flags);
-	if (h.hdr_buf_size > len)
-		return px_fail(EINVAL,
-			       "callchain buffer: truncated: the header says %llu bytes, %zu are there",
-			       (unsigned long long)h.hdr_buf_size, len);
-	if (h.hdr_cur_offs < HDR_SIZE || h.hdr_cur_offs > h.hdr_buf_size ||
-	    h.hdr_cur_offs % 8)
-		return px_fail(EPROTO,
-			       "callchain buffer: next-free offset %llu is outside [%zu, %llu] or misaligned",
-			       (unsigned long long)h.hdr_cur_offs, HDR_SIZE,
-			       (unsigned long long)h.hdr_buf_size);
-	if (h.hdr_count > (h.hdr_cur_offs - HDR_SIZE) / ENTRY_SIZE)
-		return px_fail(EPROTO,
-			       "callchain buffer: %llu samples cannot fit in %llu bytes",
-			       (unsigned long long)h.hdr_count,
-			       (unsigned long long)(h.hdr_cur_offs - HDR_SIZE));
+	if (ret)
+		return ret;
 	for (uint64_t i = 0; i < h.hdr_count; i++) {
 		size_t size = 0;
 		int r = take(b, off, h.hdr_cur_offs, h.hdr_flags, i, &s, &size);

@@ -175,39 +175,46 @@ int px_smpl_walk(const void *base, size_t start, size_t end, uint64_t count,
 	return 0;
 }
 
+int px_dfl_hdr_check(const void *buf, size_t len, const char *what, const char *format,
+		     uint32_t major, int (*flags_ok)(uint32_t), size_t min_sample,
+		     struct pfm_dfl_smpl_hdr *h)
+{
+	if (len < HDR_SIZE)
+		return px_fail(EINVAL, "%s: %zu bytes is shorter than the %zu-byte header",
+			       what, len, HDR_SIZE);
+	memcpy(h, buf, sizeof(*h));
+	if (h->hdr_version >> 16 != major)
+		return px_fail(EPROTO, "%s: version %u.%u, expected %u.x (not a %s-format buffer?)",
+			       what, h->hdr_version >> 16, h->hdr_version & 0xffff, major,
+			       format);
+	if (!flags_ok(h->hdr_flags))
+		return px_fail(EPROTO, "%s: unknown flags 0x%x", what, h->hdr_flags);
+	if (h->hdr_buf_size > len)
+		return px_fail(EINVAL,
+			       "%s: truncated: the header says %llu bytes, %zu are there",
+			       what, (unsigned long long)h->hdr_buf_size, len);
+	if (h->hdr_cur_offs < HDR_SIZE || h->hdr_cur_offs > h->hdr_buf_size ||
+	    h->hdr_cur_offs % 8)
+		return px_fail(EPROTO,
+			       "%s: next-free offset %llu is outside [%zu, %llu] or misaligned",
+			       what, (unsigned long long)h->hdr_cur_offs, HDR_SIZE,
+			       (unsigned long long)h->hdr_buf_size);
+	if (h->hdr_count > (h->hdr_cur_offs - HDR_SIZE) / min_sample)
+		return px_fail(EPROTO, "%s: %llu samples cannot fit in %llu bytes",
+			       what, (unsigned long long)h->hdr_count,
+			       (unsigned long long)(h->hdr_cur_offs - HDR_SIZE));
+	return 0;
+}
+
 int px_dfl_read(const void *buf, size_t len, px_body_fn body, void *barg,
 		px_sample_fn fn, void *arg)
 {
 	struct pfm_dfl_smpl_hdr h;
+	int ret = px_dfl_hdr_check(buf, len, "sampling buffer", "default",
+				   PFM_DFL_SMPL_VERSION_MAJ, flags_valid, 8, &h);
 
-	if (len < HDR_SIZE)
-		return px_fail(EINVAL,
-			       "sampling buffer: %zu bytes is shorter than the %zu-byte header",
-			       len, HDR_SIZE);
-	memcpy(&h, buf, sizeof(h));
-	if (h.hdr_version >> 16 != PFM_DFL_SMPL_VERSION_MAJ)
-		return px_fail(EPROTO,
-			       "sampling buffer: version %u.%u, expected %u.x (not a default-format buffer?)",
-			       h.hdr_version >> 16, h.hdr_version & 0xffff,
-			       PFM_DFL_SMPL_VERSION_MAJ);
-	if (!flags_valid(h.hdr_flags))
-		return px_fail(EPROTO, "sampling buffer: unknown flags 0x%x",
-			       h.hdr_flags);
-	if (h.hdr_buf_size > len)
-		return px_fail(EINVAL,
-			       "sampling buffer: truncated: the header says %llu bytes, %zu are there",
-			       (unsigned long long)h.hdr_buf_size, len);
-	if (h.hdr_cur_offs < HDR_SIZE || h.hdr_cur_offs > h.hdr_buf_size ||
-	    h.hdr_cur_offs % 8)
-		return px_fail(EPROTO,
-			       "sampling buffer: next-free offset %llu is outside [%zu, %llu] or misaligned",
-			       (unsigned long long)h.hdr_cur_offs, HDR_SIZE,
-			       (unsigned long long)h.hdr_buf_size);
-	if (h.hdr_count > (h.hdr_cur_offs - HDR_SIZE) / 8)
-		return px_fail(EPROTO,
-			       "sampling buffer: %llu samples cannot fit in %llu bytes",
-			       (unsigned long long)h.hdr_count,
-			       (unsigned long long)(h.hdr_cur_offs - HDR_SIZE));
+	if (ret)
+		return ret;
 	return px_smpl_walk(buf, HDR_SIZE, h.hdr_cur_offs, h.hdr_count,
 			    h.hdr_flags, body, barg, fn, arg);
 }
