@@ -218,17 +218,16 @@ int px_cg_stacks(const struct px_cg *g, size_t ev, px_cg_stack_fn fn, void *arg)
 	return 0;
 }
 
-static const struct px_cg *sort_g;	/* qsort has no argument */
-
-static int func_cmp(const void *a, const void *b)
+static int func_cmp(const void *a, const void *b, void *g)
 {
 	const struct px_cg_func *x = a, *y = b;
+	const struct px_cg *cg = g;
 
 	if (x->total != y->total)
 		return x->total < y->total ? 1 : -1;
 	if (x->self != y->self)
 		return x->self < y->self ? 1 : -1;
-	return strcmp(sort_g->frames[x->frame].name, sort_g->frames[y->frame].name);
+	return strcmp(cg->frames[x->frame].name, cg->frames[y->frame].name);
 }
 
 static double pct(uint64_t part, uint64_t whole)
@@ -273,8 +272,7 @@ int px_cg_functions(const struct px_cg *g, size_t ev, struct px_cg_func **out,
 			k++;
 		}
 	free(seen);
-	sort_g = g;
-	qsort(v, k, sizeof(*v), func_cmp);
+	qsort_r(v, k, sizeof(*v), func_cmp, (void *)g);
 	*out = v;
 	*n = k;
 	return 0;
@@ -353,14 +351,15 @@ struct walk {
 	size_t n;
 };
 
-static int node_cmp(const void *a, const void *b)
+static int node_cmp(const void *a, const void *b, void *g)
 {
 	const struct tnode *x = *(const struct tnode *const *)a;
 	const struct tnode *y = *(const struct tnode *const *)b;
+	const struct px_cg *cg = g;
 
 	if (x->count != y->count)
 		return x->count < y->count ? 1 : -1;
-	return strcmp(sort_g->frames[x->frame].name, sort_g->frames[y->frame].name);
+	return strcmp(cg->frames[x->frame].name, cg->frames[y->frame].name);
 }
 
 static int walk_node(struct walk *w, size_t p, unsigned depth)
@@ -380,8 +379,7 @@ static int walk_node(struct walk *w, size_t p, unsigned depth)
 	nk = 0;
 	for (size_t c = w->t->v[p].child; c; c = w->t->v[c - 1].sibling)
 		kids[nk++] = &w->t->v[c - 1];
-	sort_g = w->g;
-	qsort(kids, nk, sizeof(*kids), node_cmp);
+	qsort_r(kids, nk, sizeof(*kids), node_cmp, (void *)w->g);
 	for (size_t i = 0; i < nk && !ret; i++)
 		ret = walk_node(w, (size_t)(kids[i] - w->t->v), depth + 1);
 	free(kids);

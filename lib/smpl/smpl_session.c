@@ -693,6 +693,7 @@ struct resolver {
 	struct proc_res *v;
 	size_t n;
 	size_t last;		/* the process of the last sample */
+	uint64_t unwound[PFM_CC_MAX_FRAMES];	/* the last DWARF unwind */
 };
 
 static int resolver_find(struct resolver *r, uint32_t pid, struct proc_res **out)
@@ -827,9 +828,8 @@ static int profile_sample(struct px_smpl_session *s, size_t ev, const struct px_
 /* --call-graph=dwarf: the user part of a chain, unwound from the sample's
  * registers and stack copy with the CFI of the process's modules. */
 static int unwind_user(struct px_smpl_session *s, struct px_symbols *res,
-		       const struct px_smpl_rec *rec, struct px_chain *c)
+		       const struct px_smpl_rec *rec, uint64_t *ips, struct px_chain *c)
 {
-	static uint64_t ips[PFM_CC_MAX_FRAMES];
 	const unsigned char *p = (const unsigned char *)s->stacks.p + rec->soff;
 	size_t max = s->o.smpl.max_frames ? s->o.smpl.max_frames : PX_CALLGRAPH_MAX_FRAMES;
 	unsigned flags = 0;
@@ -862,7 +862,7 @@ static int count_chain(struct px_smpl_session *s, struct px_chains *chains,
 
 	if (ret)
 		return ret;
-	if (rec->has_stack && (ret = unwind_user(s, res, rec, &c)))
+	if (rec->has_stack && (ret = unwind_user(s, res, rec, r->unwound, &c)))
 		return ret;
 	if (!c.nkernel && !c.nuser) {	/* the kernel gave no chain */
 		c.user = &rec->ip;
