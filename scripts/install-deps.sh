@@ -2,14 +2,19 @@
 # Install every Debian package the build, the test suites and the benchmarks
 # need.  As root it installs what is missing; otherwise it prints the
 # apt-get line to run and fails.  chromium runs headless for the flame
-# graph check (tests/cli/flamegraph_render.py).
+# graph check (tests/cli/flamegraph_render.py).  Open MPI and Slurm (with
+# munge) run the per-rank tests; their daemons are started by the tests'
+# own set-up (scripts/slurm.sh), not here.  scdoc builds the man pages;
+# dkms, debhelper, dpkg-dev and fakeroot build and test the packages.
 set -eu
 
 PACKAGES="build-essential pkg-config python3
 libpfm4-dev libelf-dev libdw-dev libpopt-dev libc6-dbg binutils
 bats bats-assert bats-support chromium
 linux-perf hyperfine time strace procps
-qemu-system-x86 linux-headers-amd64 busybox-static cpio kmod"
+qemu-system-x86 linux-headers-amd64 busybox-static cpio kmod
+libjson-c-dev openmpi-bin libopenmpi-dev slurm-wlm munge
+scdoc dkms debhelper dpkg-dev fakeroot man-db"
 
 missing=""
 for pkg in $PACKAGES; do
