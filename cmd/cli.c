@@ -2,8 +2,11 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
+#include "error.h"
 #include "listing.h"
+#include "runctx.h"
 
 #define EXIT_USAGE 2
 
@@ -95,4 +98,23 @@ int cli_info_or_list(const char *tool, int info, int list, int long_list,
 		return 1;
 	}
 	return 0;
+}
+
+void cli_run_context(const char *tool, char **const paths[], size_t n)
+{
+	int ret = px_runctx_check();
+
+	for (size_t i = 0; !ret && i < n; i++) {
+		char *expanded;
+
+		if (!*paths[i])
+			continue;
+		ret = px_path_expand(*paths[i], px_runctx(), (long)getpid(), &expanded);
+		if (!ret)
+			*paths[i] = expanded;	/* the pattern stays popt's */
+	}
+	if (ret) {
+		fprintf(stderr, "%s: %s\n", tool, px_last_error());
+		exit(EXIT_USAGE);
+	}
 }

@@ -4,6 +4,7 @@
 
 #include <popt.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 /* The options both front ends share: --version, -h/--help, --usage and,
  * hidden, --list-opts, --list-arg-opts and --raw-dump for completion.  Include it in
@@ -27,5 +28,10 @@ void cli_check_parse(poptContext pc, const char *tool, int rc);
  * Returns the exit code when one was asked for, or -1 to go on. */
 int cli_info_or_list(const char *tool, int info, int list, int long_list,
 		     char **args);
+
+/* Read the run's place in a parallel job (lib/base/runctx.h) and expand
+ * the output file name patterns in *paths[0..n) (NULL entries skipped) in
+ * place.  A bad launcher variable or pattern: the message, exit 2. */
+void cli_run_context(const char *tool, char **const paths[], size_t n);
 
 #endif

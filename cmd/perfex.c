@@ -244,6 +244,7 @@ int main(int argc, const char **argv)
 		return ret;
 	if (!cmd || !cmd[0])
 		die_usage("no command given: perfex [-e EVENT]... command [args]%s", "");
+	cli_run_context("perfex", (char **const[]){ &o.output }, 1);
 	if (!o.nspecs)
 		add_spec(&o, DEFAULT_EVENTS);
 	if (px_backend_select(o.backend, &be))

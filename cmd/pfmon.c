@@ -608,6 +608,11 @@ int main(int argc, const char **argv)
 		return 0;
 	}
 	check_options(&o, cmd);
+	{
+		char **const files[] = { &o.outfile, &o.smpl_outfile, &o.folded, &o.flamegraph };
+
+		cli_run_context("pfmon", files, 4);
+	}
 	check_sampling(&o);
 	if (o.outfile && px_outfile_open(&out, o.outfile, o.append))
 		return runtime_error(&out);

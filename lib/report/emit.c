@@ -1,4 +1,5 @@
 #include "emit.h"
+#include "runctx.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -52,6 +53,58 @@ void px_json_number(FILE *f, const char *fmt, double v)
 		fprintf(f, fmt, v);
 	else
 		fputs("null", f);
+}
+
+void px_run_json(FILE *f)
+{
+	const struct px_runctx *c = px_runctx();
+
+	fprintf(f, "\"rank\":%ld,\"size\":%ld,\"host\":", c->rank, c->size);
+	px_json_string(f, c->host);
+	fputs(",\"job\":", f);
+	if (*c->job)
+		px_json_string(f, c->job);
+	else
+		fputs("null", f);
+}
+
+void px_run_csv_columns(FILE *f, const char *sep)
+{
+	fprintf(f, "%srank%ssize%shost%sjob", sep, sep, sep, sep);
+}
+
+void px_run_csv_values(FILE *f, const char *sep)
+{
+	const struct px_runctx *c = px_runctx();
+
+	fprintf(f, "%s%ld%s%ld%s", sep, c->rank, sep, c->size, sep);
+	px_csv_field(f, c->host, sep);
+	fputs(sep, f);
+	px_csv_field(f, c->job, sep);
+}
+
+void px_run_csv_rows(FILE *f, const char *sep)
+{
+	const struct px_runctx *c = px_runctx();
+
+	fprintf(f, "run%srank%s%ld\nrun%ssize%s%ld\nrun%shost%s", sep, sep, c->rank,
+		sep, sep, c->size, sep, sep);
+	px_csv_field(f, c->host, sep);
+	fprintf(f, "\nrun%sjob%s", sep, sep);
+	px_csv_field(f, c->job, sep);
+	fputc('\n', f);
+}
+
+void px_run_text(FILE *f)
+{
+	const struct px_runctx *c = px_runctx();
+
+	if (!c->launched)
+		return;
+	fprintf(f, "# rank %ld of %ld on %s", c->rank, c->size, c->host);
+	if (*c->job)
+		fprintf(f, ", job %s", c->job);
+	fputc('\n', f);
 }
 
 static void group_digits(char *buf, size_t len, uint64_t v, char sep)

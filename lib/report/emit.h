@@ -40,6 +40,19 @@ void px_json_string(FILE *f, const char *s);
 /* A JSON number by fmt; NaN and infinity, which JSON lacks, as null. */
 void px_json_number(FILE *f, const char *fmt, double v);
 
+/* The run's place in a parallel job (lib/base/runctx.h), in every output:
+ * JSON keys "rank":R,"size":N,"host":"H","job":"J" (null when none),
+ * written without braces or commas around them; */
+void px_run_json(FILE *f);
+/* CSV: the header's last columns ",rank,size,host,job" and each row's
+ * values for them, each with its leading separator; */
+void px_run_csv_columns(FILE *f, const char *sep);
+void px_run_csv_values(FILE *f, const char *sep);
+/* CSV without a header (pfmon's sampling report): rows run,KEY,VALUE; */
+void px_run_csv_rows(FILE *f, const char *sep);
+/* text: "# rank R of N on HOST, job J" when a launcher started the run. */
+void px_run_text(FILE *f);
+
 /* A count for text, grouped as the format says. */
 void px_format_count(char *buf, size_t len, uint64_t v, enum px_counter_format f);
 

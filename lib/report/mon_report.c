@@ -160,6 +160,7 @@ static void text_unit(FILE *f, const struct px_monitor *m, const struct px_unit 
 
 static void print_text(FILE *f, const struct px_monitor *m, const struct px_out *o)
 {
+	px_run_text(f);
 	fprintf(f, "# pfmon: backend %s, %zu set%s", m->opts.backend->name,
 		m->opts.nsets, m->opts.nsets > 1 ? "s" : "");
 	if (m->opts.nsets > 1) {
@@ -188,6 +189,7 @@ static void csv_header(FILE *f, struct px_out *o)
 		return;
 	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
 		fprintf(f, "%s%s", c ? o->sep : "", cols[c]);
+	px_run_csv_columns(f, o->sep);
 	fputc('\n', f);
 	o->csv_header_done = true;
 }
@@ -218,6 +220,7 @@ static void csv_unit(FILE *f, const struct px_monitor *m, const struct px_unit *
 				fprintf(f, "%s%s%s%s%s", sep, sep, sep, sep, px_state_name(v.state));
 			fprintf(f, "%s%.6f", sep, secs);
 			csv_ci(f, sep, &v);
+			px_run_csv_values(f, sep);
 			fputc('\n', f);
 		}
 	}
@@ -264,7 +267,9 @@ static void json_values(FILE *f, const struct px_monitor *m, const struct px_uni
 
 static void print_json(FILE *f, const struct px_monitor *m)
 {
-	fputs("{\"tool\":\"pfmon\",\"command\":[", f);
+	fputs("{\"tool\":\"pfmon\",", f);
+	px_run_json(f);
+	fputs(",\"command\":[", f);
 	for (size_t i = 0; m->opts.argv && m->opts.argv[i]; i++) {
 		fputs(i ? "," : "", f);
 		px_json_string(f, m->opts.argv[i]);

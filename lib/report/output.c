@@ -82,7 +82,9 @@ static void print_text(FILE *f, const struct px_report *r)
 	struct px_metric metrics[PX_METRICS_MAX];
 	size_t nm = report_metrics(r, metrics);
 
-	fprintf(f, "\n %s: counts for '", r->tool);
+	fputc('\n', f);
+	px_run_text(f);
+	fprintf(f, " %s: counts for '", r->tool);
 	print_command(f, r->argv, false);
 	fprintf(f, "' (backend %s", r->backend);
 	if (r->runs > 1)
@@ -120,8 +122,10 @@ static void csv_event(FILE *f, const struct px_report *r, size_t i,
 	px_csv_field(f, r->events[i].name, sep);
 	if (s < PX_SCALED) {
 		/* empty value, raw and running_pct; no runs, no spread */
-		fprintf(f, "%s%s%s%s%s%s0%s%s%s\n", sep, sep, sep, sep,
+		fprintf(f, "%s%s%s%s%s%s0%s%s%s", sep, sep, sep, sep,
 			px_state_name(s), sep, sep, sep, sep);
+		px_run_csv_values(f, sep);
+		fputc('\n', f);
 		return;
 	}
 	csv_number(f, sep, "%.0f", res->values.mean);
@@ -133,6 +137,7 @@ static void csv_event(FILE *f, const struct px_report *r, size_t i,
 	csv_number(f, sep, "%.2f", px_stats_stddev(&res->values));
 	csv_number(f, sep, "%.0f", res->values.min);
 	csv_number(f, sep, "%.0f", res->values.max);
+	px_run_csv_values(f, sep);
 	fputc('\n', f);
 }
 
@@ -147,19 +152,24 @@ static void print_csv(FILE *f, const struct px_report *r, const char *sep)
 
 	for (size_t c = 0; c < sizeof(columns) / sizeof(columns[0]); c++)
 		fprintf(f, "%s%s", c ? sep : "", columns[c]);
+	px_run_csv_columns(f, sep);
 	fputc('\n', f);
 	for (size_t i = 0; i < r->nevents; i++)
 		csv_event(f, r, i, sep);
 	for (size_t m = 0; m < nm; m++) {
 		fprintf(f, "metric%s", sep);
 		px_csv_field(f, metrics[m].name, sep);
-		fprintf(f, "%s%.6g%s%s%s%s%s%u%s%s%s\n", sep, metrics[m].value,
+		fprintf(f, "%s%.6g%s%s%s%s%s%u%s%s%s", sep, metrics[m].value,
 			sep, sep, sep, "derived", sep, r->runs, sep, sep, sep);
+		px_run_csv_values(f, sep);
+		fputc('\n', f);
 	}
-	fprintf(f, "elapsed%sseconds%s%.9f%s%s%s%s%u%s%.9f%s%.9f%s%.9f\n",
+	fprintf(f, "elapsed%sseconds%s%.9f%s%s%s%s%u%s%.9f%s%.9f%s%.9f",
 		sep, sep, r->elapsed_ns.mean / 1e9, sep, sep, sep, sep, r->runs,
 		sep, px_stats_stddev(&r->elapsed_ns) / 1e9, sep,
 		r->elapsed_ns.min / 1e9, sep, r->elapsed_ns.max / 1e9);
+	px_run_csv_values(f, sep);
+	fputc('\n', f);
 }
 
 /* ---- JSON ---- */
@@ -195,6 +205,8 @@ static void print_json(FILE *f, const struct px_report *r)
 
 	fputs("{\"tool\":", f);
 	px_json_string(f, r->tool);
+	fputc(',', f);
+	px_run_json(f);
 	fputs(",\"command\":[", f);
 	for (size_t i = 0; r->argv && r->argv[i]; i++) {
 		fputs(i ? "," : "", f);

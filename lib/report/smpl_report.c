@@ -352,6 +352,7 @@ static void print_text(FILE *f, const struct px_smpl_session *s, size_t top)
 	const struct px_smpl_stats *st = &s->st;
 	size_t nev = s->profile ? px_profile_events(s->profile) : 0;
 
+	px_run_text(f);
 	fprintf(f, "# sampling summary (%s format)\n",
 		format_name(s->o.smpl.format));
 	fprintf(f, "%-20s %" PRIu64 "\n", "overflows", st->overflows);
@@ -397,6 +398,16 @@ static void print_text(FILE *f, const struct px_smpl_session *s, size_t top)
 	cg_print(f, s, top, &text_cg, NULL);
 }
 
+/* A profile's rows with samples (the ranked array keeps empty ones). */
+static size_t nonzero_rows(const struct px_profile_entry *v, size_t n)
+{
+	size_t rows = 0;
+
+	for (size_t i = 0; i < n; i++)
+		rows += v[i].count != 0;
+	return rows;
+}
+
 static void print_csv(FILE *f, const struct px_smpl_session *s, size_t top, const char *sep)
 {
 	const struct px_smpl_stats *st = &s->st;
@@ -410,6 +421,7 @@ static void print_csv(FILE *f, const struct px_smpl_session *s, size_t top, cons
 		{ "mapping_records_lost", st->side_lost },
 	};
 
+	px_run_csv_rows(f, sep);
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		fprintf(f, "summary%s%s%s%" PRIu64 "\n", sep, rows[i].k, sep, rows[i].v);
 	for (size_t k = 0; k < s->o.nsets; k++)
@@ -425,6 +437,13 @@ static void print_csv(FILE *f, const struct px_smpl_session *s, size_t top, cons
 
 		if (px_profile_rank(s->profile, e, &v, &n))
 			continue;
+		/* how many rows the whole profile has, and its samples: a
+		 * reader (pfmon-report) tells a profile cut at top from a
+		 * whole one */
+		fprintf(f, "profile_size%s", sep);
+		px_csv_field(f, px_profile_event(s->profile, e), sep);
+		fprintf(f, "%s%zu%s%" PRIu64 "\n", sep, nonzero_rows(v, n), sep,
+			px_profile_total(s->profile, e));
 		for (size_t i = 0, rank = 0; i < n && (!top || rank < top); i++) {
 			if (!v[i].count)
 				continue;
@@ -450,7 +469,9 @@ static void print_json(FILE *f, const struct px_smpl_session *s, size_t top)
 	const struct px_smpl_stats *st = &s->st;
 	size_t nev = s->profile ? px_profile_events(s->profile) : 0;
 
-	fprintf(f, "{\"summary\":{\"format\":\"%s\",\"samples\":%" PRIu64 ",\"lost\":%" PRIu64
+	fputs("{\"tool\":\"pfmon\",", f);
+	px_run_json(f);
+	fprintf(f, ",\"summary\":{\"format\":\"%s\",\"samples\":%" PRIu64 ",\"lost\":%" PRIu64
 		",\"lost_ring\":%" PRIu64 ",\"lost_saturated\":%" PRIu64 ",\"overwritten\":%" PRIu64
 		",\"buffer_full\":%" PRIu64 ",\"notifications\":%" PRIu64 ",\"restarts\":%" PRIu64
 		",\"exit_code\":%d,\"overflows\":%" PRIu64 ",\"throttled\":%" PRIu64
@@ -477,8 +498,8 @@ static void print_json(FILE *f, const struct px_smpl_session *s, size_t top)
 			continue;
 		fputs(e ? ",{\"event\":" : "{\"event\":", f);
 		px_json_string(f, px_profile_event(s->profile, e));
-		fprintf(f, ",\"samples\":%" PRIu64 ",\"by\":\"%s\",\"entries\":[",
-			px_profile_total(s->profile, e), by_name(s->o.by));
+		fprintf(f, ",\"samples\":%" PRIu64 ",\"by\":\"%s\",\"rows\":%zu,\"entries\":[",
+			px_profile_total(s->profile, e), by_name(s->o.by), nonzero_rows(v, n));
 		for (size_t i = 0, shown = 0; i < n && (!top || shown < top); i++) {
 			if (!v[i].count)
 				continue;

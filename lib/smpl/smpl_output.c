@@ -11,6 +11,8 @@
 #include <string.h>
 
 #define TEXT_MAGIC "# pfmon samples v1\n"
+#define RUN_PREFIX "# run "
+#define JSON_RUN_PREFIX "{\"run\":"
 
 int px_smpl_out_open(struct px_smpl_out *o, const char *path, bool json)
 {
@@ -22,6 +24,12 @@ int px_smpl_out_open(struct px_smpl_out *o, const char *path, bool json)
 	if (ret)
 		return ret;
 	if (!json && fputs(TEXT_MAGIC, o->of.f) == EOF)
+		return px_fail(EIO, "cannot write '%s'", path);
+	/* where the samples come from in a parallel job: one line, the
+	 * same JSON in both kinds (after "# " in text) */
+	fputs(json ? "{\"run\":{" : RUN_PREFIX "{", o->of.f);
+	px_run_json(o->of.f);
+	if (fputs(json ? "}}\n" : "}\n", o->of.f) == EOF)
 		return px_fail(EIO, "cannot write '%s'", path);
 	return 0;
 }
@@ -265,6 +273,11 @@ int px_smpl_file_read(const char *path, px_sample_fn fn, void *arg)
 			if (!json)
 				continue;
 		}
+		/* the run line (rank, host, job): the reader has no use for it */
+		if (lineno == (json ? 1 : 2) &&
+		    !strncmp(line, json ? JSON_RUN_PREFIX : RUN_PREFIX,
+			     strlen(json ? JSON_RUN_PREFIX : RUN_PREFIX)))
+			continue;
 		if ((json && sscanf(line, "{\"end\":%" SCNu64 "}", &end) == 1) ||
 		    (!json && sscanf(line, "# end %" SCNu64 " samples", &end) == 1)) {
 			if (end != n) {

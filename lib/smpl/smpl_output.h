@@ -1,11 +1,13 @@
 /* --smpl-outfile: every sample on one line, written whole or not at all
  * (lib/base/outfile.h), and read back strictly.
  *
- * Text:  "# pfmon samples v1" then one line per sample:
+ * Text:  "# pfmon samples v1", "# run {RUN}" (RUN: the run's place in a
+ *        parallel job, "rank":R,"size":N,"host":"H","job":"J" or null, as
+ *        in every JSON output), then one line per sample:
  *        INDEX PID TID CPU SET PMD LAST_RESET TSTAMP IP [VALUE...]
  *        (LAST_RESET and IP in hex with 0x, the rest decimal), and a last
  *        line "# end N samples" so a cut file is told from a whole one.
- * JSON Lines: one object per sample, keys in that order:
+ * JSON Lines: {"run":{RUN}}, then one object per sample, keys in that order:
  *        {"index":0,"pid":1,"tid":1,"cpu":0,"set":0,"pmd":0,
  *         "last_reset":"0x...","tstamp":1,"ip":"0x...","values":[1,2]}
  *        and a last line {"end":N}.

@@ -54,6 +54,20 @@ static void cut(const char *from, const char *to, long drop, long flip)
 	fclose(g);
 }
 
+/* Where the first sample's line starts: after the magic (text) and the
+ * run line. */
+static long first_sample(const char *path, bool json)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	long off = 0;
+
+	for (int i = 0; i < (json ? 1 : 2) && fgets(line, sizeof(line), f); i++)
+		off += (long)strlen(line);
+	fclose(f);
+	return off;
+}
+
 int main(void)
 {
 	char path[64], bad[64];
@@ -81,7 +95,18 @@ int main(void)
 		diag("%s", px_last_error());
 		cut(path, bad, 30, -1);
 		is_int(px_smpl_file_read(bad, NULL, NULL), -EPROTO, "%s: cut mid-file refused", kind);
-		cut(path, bad, 0, 60);
+		{
+			FILE *f = fopen(path, "r");
+			char line[1024] = "";
+
+			for (int i = 0; i < (json ? 1 : 2); i++)
+				if (!fgets(line, sizeof(line), f))
+					line[0] = '\0';
+			fclose(f);
+			ok(strstr(line, "\"rank\":0,\"size\":1,\"host\":") != NULL,
+			   "%s: the run line says rank, size and host: %s", kind, line);
+		}
+		cut(path, bad, 0, first_sample(path, json) + 10);
 		is_int(px_smpl_file_read(bad, NULL, NULL), -EPROTO, "%s: corrupt byte refused", kind);
 		diag("%s", px_last_error());
 	}
