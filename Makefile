@@ -24,8 +24,12 @@ CFLAGS ?= -O2 -g
 # are found by name in any of them.
 LIB_DIRS := $(sort $(dir $(shell find lib -name '*.h')))
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
-	  -DPX_VERSION='"$(VERSION)"' -Ikernel/uapi -Iformats $(PKG_CFLAGS)
+	  -DPX_VERSION='"$(VERSION)"' -Ikernel/uapi -Iformats $(PKG_CFLAGS) $(JSON_CFLAGS)
 LDLIBS = $(PKG_LIBS) $(PFM_LIBS) -lm -lpthread
+# json-c reads the rank files pfmon-report merges; only it and the unit
+# tests link it
+JSON_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null)
+JSON_LIBS := $(shell pkg-config --libs json-c 2>/dev/null)
 
 # Every build output is under build/: objects in build/obj, the library,
 # the front ends in build/bin, the unit tests and workloads in build/tests,
@@ -44,7 +48,7 @@ PUBLIC_HDRS = lib/base/cpulist.h lib/base/error.h lib/base/outfile.h \
 	lib/symbols/symbols.h lib/profile/profile.h lib/report/emit.h \
 	lib/report/report.h lib/report/mon_report.h lib/report/smpl_report.h \
 	lib/report/listing.h lib/profile/callgraph.h lib/base/bigbuf.h \
-	lib/report/flamegraph.h lib/base/runctx.h
+	lib/report/flamegraph.h lib/base/runctx.h lib/merge/merge.h
 PUBLIC_STAMP = $(B)/include/.done
 INTERNAL_CFLAGS = $(addprefix -I,$(LIB_DIRS))
 LIB_SRCS := $(shell find lib -name '*.c') $(wildcard formats/*/lib/*.c)
@@ -52,7 +56,7 @@ LIB_HDRS := $(shell find lib -name '*.h') $(wildcard formats/*/*.h) $(wildcard k
 LIB_OBJS = $(LIB_SRCS:%.c=$(B)/obj/%.o)
 LIB = $(B)/libpx.a
 
-CMDS = $(B)/bin/perfex $(B)/bin/pfmon
+CMDS = $(B)/bin/perfex $(B)/bin/pfmon $(B)/bin/pfmon-report
 UNIT_SRCS = $(wildcard tests/unit/test_*.c)
 UNIT_BINS = $(UNIT_SRCS:%.c=$(B)/%)
 # The module suite's helpers that drive the library (the others in
@@ -104,10 +108,11 @@ $(B)/bin/%: cmd/%.c $(B)/obj/cmd/cli.o $(LIB) $(PUBLIC_STAMP)
 # (perfex --version: 5 ms dynamic, under 2 ms static, here).
 $(B)/bin/perfex: CMD_LDFLAGS = -static
 $(B)/bin/perfex: LDLIBS = -lpopt -lpfm -lelf -lz -lm -lpthread
+$(B)/bin/pfmon-report: LDLIBS += $(JSON_LIBS)
 
 $(B)/tests/unit/test_%: tests/unit/test_%.c $(wildcard tests/unit/*.h) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(INTERNAL_CFLAGS) -Itests/unit -DPX_TREE='"$(CURDIR)"' -o $@ $< $(LIB) $(LDLIBS)
+	$(CC) $(CFLAGS) $(INTERNAL_CFLAGS) -Itests/unit -DPX_TREE='"$(CURDIR)"' -o $@ $< $(LIB) $(LDLIBS) $(JSON_LIBS)
 
 # test_unwind checks that CFI alone unwinds its functions: no frame
 # pointers ("private": not passed on to the library it depends on)

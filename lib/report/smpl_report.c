@@ -437,13 +437,15 @@ static void print_csv(FILE *f, const struct px_smpl_session *s, size_t top, cons
 
 		if (px_profile_rank(s->profile, e, &v, &n))
 			continue;
-		/* how many rows the whole profile has, and its samples: a
-		 * reader (pfmon-report) tells a profile cut at top from a
-		 * whole one */
+		/* profile_size,EVENT,ROWS,SAMPLES,SHOWN: the whole profile's
+		 * rows and samples, and how many rows follow, so that a reader
+		 * (pfmon-report) tells a profile cut at the top from a whole
+		 * one, and a truncated file from both */
 		fprintf(f, "profile_size%s", sep);
 		px_csv_field(f, px_profile_event(s->profile, e), sep);
-		fprintf(f, "%s%zu%s%" PRIu64 "\n", sep, nonzero_rows(v, n), sep,
-			px_profile_total(s->profile, e));
+		fprintf(f, "%s%zu%s%" PRIu64 "%s%zu\n", sep, nonzero_rows(v, n), sep,
+			px_profile_total(s->profile, e), sep,
+			top && top < nonzero_rows(v, n) ? top : nonzero_rows(v, n));
 		for (size_t i = 0, rank = 0; i < n && (!top || rank < top); i++) {
 			if (!v[i].count)
 				continue;

@@ -1,0 +1,115 @@
+/* pfmon-report: one report over the per-rank outputs of perfex or pfmon
+ * (mpirun -np 4 perfex -o 'counts.%r.json' --json ./app, then
+ * pfmon-report counts.*.json).  Thin over lib/merge. */
+#include <popt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "emit.h"
+#include "error.h"
+#include "merge.h"
+#include "outfile.h"
+
+#define EXIT_USAGE 2
+#define EXIT_RUNTIME 1
+
+struct options {
+	char *output, *separator;
+	int json, top;
+};
+
+static void die_usage(const char *msg)
+{
+	fprintf(stderr, "pfmon-report: %s\nTry 'pfmon-report --help' for more information.\n", msg);
+	exit(EXIT_USAGE);
+}
+
+static char **parse_options(int argc, const char **argv, struct options *o, poptContext *pcp)
+{
+	static struct poptOption table[] = {
+		{ "output", 'o', POPT_ARG_STRING, NULL, 'o',
+		  "write the report to FILE (whole, or not at all) instead of standard output", "FILE" },
+		{ "field-separator", 'x', POPT_ARG_STRING, NULL, 'x',
+		  "print CSV with SEP between fields", "SEP" },
+		{ "json", 0, POPT_ARG_NONE, NULL, 'j', "print JSON", NULL },
+		{ "top", 0, POPT_ARG_INT, NULL, 't',
+		  "sampling: the N first functions of each merged profile (default 10, 0: all)", "N" },
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, cli_common_options, 0, NULL, NULL },
+		POPT_TABLEEND
+	};
+	poptContext pc;
+	int rc;
+
+	table[0].arg = &o->output;
+	table[1].arg = &o->separator;
+	table[2].arg = &o->json;
+	table[3].arg = &o->top;
+	pc = poptGetContext("pfmon-report", argc, argv, table, 0);
+	poptSetOtherOptionHelp(pc, "[OPTION...] FILE...");
+	while ((rc = poptGetNextOpt(pc)) > 0)
+		cli_common_option(pc, "pfmon-report", table, rc);
+	cli_check_parse(pc, "pfmon-report", rc);
+	*pcp = pc;
+	return (char **)poptGetArgs(pc);
+}
+
+static int fail(struct px_outfile *out)
+{
+	fprintf(stderr, "pfmon-report: %s\n", px_last_error());
+	if (out->f)
+		px_outfile_discard(out);
+	return EXIT_RUNTIME;
+}
+
+int main(int argc, const char **argv)
+{
+	struct options o = { .top = 10 };
+	struct px_outfile out = { 0 };
+	struct px_merge_input *in;
+	struct px_merge m;
+	struct px_out how;
+	poptContext pc;
+	char **files = parse_options(argc, argv, &o, &pc);
+	size_t n = 0;
+	int ret;
+
+	if (!files || !files[0])
+		die_usage("no files given: pfmon-report [options] FILE... (the JSON or CSV outputs of perfex or pfmon, one per rank)");
+	if (o.separator && !*o.separator)
+		die_usage("the field separator must not be empty");
+	if (o.separator && o.json)
+		die_usage("choose one of -x and --json");
+	if (o.top < 0)
+		die_usage("--top takes a number, 0 for all");
+	while (files[n])
+		n++;
+	in = calloc(n, sizeof(*in));
+	if (!in) {
+		fprintf(stderr, "pfmon-report: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	if (o.output && px_outfile_open(&out, o.output, false))
+		return fail(&out);
+	for (size_t i = 0; i < n; i++) {
+		if (px_merge_read(files[i], &in[i])) {
+			ret = fail(&out);
+			for (size_t k = 0; k <= i; k++)
+				px_merge_input_free(&in[k]);
+			free(in);
+			return ret;
+		}
+	}
+	ret = px_merge_build(in, n, &m);
+	if (ret) {
+		ret = fail(&out);
+	} else {
+		px_out_init(&how, o.separator, o.json);
+		px_merge_print(out.f ? out.f : stdout, &m, &how, (size_t)o.top);
+		ret = out.f && px_outfile_commit(&out) ? fail(&out) : 0;
+	}
+	px_merge_free(&m);
+	poptFreeContext(pc);
+	return ret;
+}

@@ -1,0 +1,128 @@
+/* One report over the ranks of a parallel job (pfmon-report): each rank's
+ * output file (perfex's or pfmon's JSON or CSV, lib/report) is read into a
+ * struct px_merge_input, the inputs are checked against each other (one
+ * kind, the same events, distinct ranks of one job) and merged: per event
+ * the sum, min, mean and max over the ranks, the ranks of the min and max
+ * and the imbalance (max / mean); for sampling reports, one profile over
+ * all ranks with each function's share per rank. */
+#ifndef PX_MERGE_H
+#define PX_MERGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "emit.h"
+
+enum px_merge_kind {
+	PX_MERGE_PERFEX,	/* perfex's counts */
+	PX_MERGE_PFMON,		/* pfmon's counts (the aggregate over units) */
+	PX_MERGE_SAMPLING,	/* pfmon's sampling report */
+};
+
+const char *px_merge_kind_name(enum px_merge_kind k);
+
+/* An event's value in one file: for counts its count (scaled), for a
+ * sampling report its samples; not counted: counted false. */
+struct px_merge_event {
+	char *name;		/* "NAME", or "NAME (set S)" past set 0 */
+	double value;
+	bool counted;
+};
+
+/* A profile's head in one file: its event, its samples, how many rows the
+ * whole profile had and how many the file lists (fewer: cut at a top). */
+struct px_merge_prof {
+	char *event;
+	uint64_t samples;
+	size_t rows, listed;
+};
+
+struct px_merge_row {
+	char *event, *name, *module;
+	uint64_t samples;
+};
+
+struct px_merge_input {
+	char *path;
+	enum px_merge_kind kind;
+	long rank, size;
+	char *host;
+	char *job;		/* NULL: no job */
+	struct px_merge_event *events;
+	size_t nevents;
+	struct px_merge_prof *profs;
+	size_t nprofs;
+	struct px_merge_row *rows;
+	size_t nrows;
+};
+
+/* Read one file, JSON or CSV told by its content.  -errno, with
+ * px_last_error() naming the file and what is wrong (unreadable, not
+ * JSON, truncated, a text report, no rank, ...). */
+int px_merge_read(const char *path, struct px_merge_input *in);
+void px_merge_input_free(struct px_merge_input *in);
+
+/* The readers behind px_merge_read(), on the file's whole content. */
+int px_merge_read_json(const char *path, const char *text, struct px_merge_input *in);
+int px_merge_read_csv(const char *path, char *text, struct px_merge_input *in);
+
+/* The helpers the readers share: append to the input's arrays (strings
+ * are copied).  0 or -ENOMEM. */
+int px_merge_add_event(struct px_merge_input *in, const char *name, long set,
+		       bool counted, double value);
+int px_merge_add_prof(struct px_merge_input *in, const char *event, uint64_t samples,
+		      size_t rows);
+int px_merge_add_row(struct px_merge_input *in, const char *event, const char *name,
+		     const char *module, uint64_t samples);
+
+/* An event over the ranks (those where it was counted: n). */
+struct px_merge_stat {
+	const char *name;
+	size_t n;
+	double sum, min, mean, max, imbalance;
+	long min_rank, max_rank;
+};
+
+/* A function of the merged profile: its samples over all ranks and, per
+ * input (in rank order), its samples there. */
+struct px_merge_func {
+	const char *name, *module;
+	uint64_t samples;
+	uint64_t *per_rank;
+};
+
+struct px_merge_profile {
+	const char *event;
+	uint64_t samples;	/* over all ranks */
+	uint64_t *rank_samples;	/* per input: the rank's samples of the event */
+	size_t cut;		/* inputs whose profile was cut at a top */
+	struct px_merge_func *funcs;	/* by samples, most first */
+	size_t nfuncs;
+};
+
+struct px_merge {
+	struct px_merge_input *in;	/* sorted by rank */
+	size_t nin;
+	enum px_merge_kind kind;
+	long size;
+	const char *job;
+	size_t nhosts;
+	struct px_merge_stat *stats;
+	size_t nstats;
+	struct px_merge_profile *profiles;
+	size_t nprofiles;
+};
+
+/* Check the inputs against each other and merge them; m takes the inputs
+ * (a malloc'ed array, sorted by rank here; freed by px_merge_free()
+ * whatever the result).  -EINVAL with the
+ * files at fault named in px_last_error(). */
+int px_merge_build(struct px_merge_input *in, size_t nin, struct px_merge *m);
+void px_merge_free(struct px_merge *m);
+
+/* The report: text, CSV or JSON by o; top functions per profile (0: all). */
+void px_merge_print(FILE *f, const struct px_merge *m, const struct px_out *o, size_t top);
+
+#endif

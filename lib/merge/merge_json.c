@@ -1,0 +1,218 @@
+/* The JSON outputs of perfex and pfmon (lib/report), read with json-c.
+ * A file may hold interval lines before the final report (--print-interval
+ * with --json): the last object that is not an interval line is the
+ * report. */
+#include "merge.h"
+#include "error.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <string.h>
+
+static struct json_object *member(struct json_object *o, const char *key, enum json_type t)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, t))
+		return NULL;
+	return v;
+}
+
+static const char *string_of(struct json_object *o, const char *key)
+{
+	struct json_object *v = member(o, key, json_type_string);
+
+	return v ? json_object_get_string(v) : NULL;
+}
+
+/* A number member (int or double) in *v; false when absent or null. */
+static bool number_of(struct json_object *o, const char *key, double *v)
+{
+	struct json_object *n;
+
+	if (!o || !json_object_object_get_ex(o, key, &n))
+		return false;
+	if (!json_object_is_type(n, json_type_int) && !json_object_is_type(n, json_type_double))
+		return false;
+	*v = json_object_get_double(n);
+	return true;
+}
+
+static int bad(const char *path, const char *what)
+{
+	return px_fail(EPROTO, "%s: %s", path, what);
+}
+
+/* "rank", "size", "host", "job" at the top of every report. */
+static int read_run(const char *path, struct json_object *top, struct px_merge_input *in)
+{
+	double rank, size;
+	const char *host = string_of(top, "host"), *job = string_of(top, "job");
+
+	if (!number_of(top, "rank", &rank) || !number_of(top, "size", &size) || !host)
+		return bad(path, "no rank, size and host: not written by this version of perfex or pfmon (0.1.0 or later)");
+	if (rank < 0 || size < 1 || rank >= size || rank != floor(rank) || size != floor(size))
+		return bad(path, "its rank and size do not make sense");
+	in->rank = (long)rank;
+	in->size = (long)size;
+	in->host = strdup(host);
+	in->job = job ? strdup(job) : NULL;
+	if (!in->host || (job && !in->job))
+		return px_fail(ENOMEM, "out of memory");
+	return 0;
+}
+
+/* perfex: "events":[{"name","status","value"}] */
+static int read_perfex(const char *path, struct json_object *top, struct px_merge_input *in)
+{
+	struct json_object *evs = member(top, "events", json_type_array);
+
+	if (!evs)
+		return bad(path, "perfex output without its events");
+	for (size_t i = 0; i < json_object_array_length(evs); i++) {
+		struct json_object *e = json_object_array_get_idx(evs, i);
+		const char *name = string_of(e, "name");
+		double v = 0;
+		bool counted = number_of(e, "value", &v);
+
+		if (!name)
+			return bad(path, "an event without a name");
+		if (px_merge_add_event(in, name, 0, counted, v))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* pfmon counts: "aggregate":{"events":[{"set","name","value"}]} */
+static int read_pfmon(const char *path, struct json_object *top, struct px_merge_input *in)
+{
+	struct json_object *evs = member(member(top, "aggregate", json_type_object), "events",
+					 json_type_array);
+
+	if (!evs)
+		return bad(path, "pfmon output without its aggregate counts");
+	for (size_t i = 0; i < json_object_array_length(evs); i++) {
+		struct json_object *e = json_object_array_get_idx(evs, i);
+		const char *name = string_of(e, "name");
+		double v = 0, set = 0;
+		bool counted = number_of(e, "value", &v);
+
+		if (!name || !number_of(e, "set", &set))
+			return bad(path, "an event without its name or set");
+		if (px_merge_add_event(in, name, (long)set, counted, v))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* pfmon sampling: "events":[{"event","set","samples"}] and
+ * "profile":[{"event","samples","rows","entries":[{"name","module","samples"}]}] */
+static int read_sampling(const char *path, struct json_object *top, struct px_merge_input *in)
+{
+	struct json_object *evs = member(top, "events", json_type_array);
+	struct json_object *profs = member(top, "profile", json_type_array);
+
+	if (!evs || !profs)
+		return bad(path, "sampling report without its events or profile");
+	for (size_t i = 0; i < json_object_array_length(evs); i++) {
+		struct json_object *e = json_object_array_get_idx(evs, i);
+		const char *name = string_of(e, "event");
+		double set = 0, samples = 0;
+
+		if (!name || !number_of(e, "set", &set) || !number_of(e, "samples", &samples))
+			return bad(path, "a sampling event without its name, set or samples");
+		if (px_merge_add_event(in, name, (long)set, true, samples))
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < json_object_array_length(profs); i++) {
+		struct json_object *p = json_object_array_get_idx(profs, i);
+		struct json_object *rows = member(p, "entries", json_type_array);
+		const char *event = string_of(p, "event");
+		double samples = 0, nrows = 0;
+
+		if (!event || !rows || !number_of(p, "samples", &samples) ||
+		    !number_of(p, "rows", &nrows))
+			return bad(path, "a profile without its event, samples, rows or entries");
+		if (px_merge_add_prof(in, event, (uint64_t)samples, (size_t)nrows))
+			return -ENOMEM;
+		for (size_t r = 0; r < json_object_array_length(rows); r++) {
+			struct json_object *row = json_object_array_get_idx(rows, r);
+			const char *name = string_of(row, "name"), *module = string_of(row, "module");
+			double n = 0;
+
+			if (!name || !module || !number_of(row, "samples", &n))
+				return bad(path, "a profile entry without its name, module or samples");
+			if (px_merge_add_row(in, event, name, module, (uint64_t)n))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* The file's last report object (interval lines skipped), or fail. */
+static int last_report(const char *path, const char *text, struct json_object **out)
+{
+	struct json_tokener *tok = json_tokener_new();
+	const char *p = text;
+	int ret = 0;
+
+	if (!tok)
+		return px_fail(ENOMEM, "out of memory");
+	*out = NULL;
+	while (*(p += strspn(p, " \t\r\n"))) {
+		struct json_object *o = json_tokener_parse_ex(tok, p, (int)strlen(p));
+		enum json_tokener_error err = json_tokener_get_error(tok);
+
+		if (err != json_tokener_success || !json_object_is_type(o, json_type_object)) {
+			ret = px_fail(EPROTO, "%s: not valid JSON (a truncated file?): %s", path,
+				      err == json_tokener_continue ? "it ends inside an object" :
+				      err != json_tokener_success ? json_tokener_error_desc(err) :
+				      "not an object");
+			json_object_put(o);
+			break;
+		}
+		p += json_tokener_get_parse_end(tok);
+		json_tokener_reset(tok);
+		if (member(o, "interval_seconds", json_type_double)) {
+			json_object_put(o);
+			continue;
+		}
+		json_object_put(*out);
+		*out = o;
+	}
+	json_tokener_free(tok);
+	if (ret) {
+		json_object_put(*out);
+		*out = NULL;
+	} else if (!*out) {
+		ret = bad(path, "no report in it, only interval lines");
+	}
+	return ret;
+}
+
+int px_merge_read_json(const char *path, const char *text, struct px_merge_input *in)
+{
+	struct json_object *top;
+	const char *tool;
+	int ret = last_report(path, text, &top);
+
+	if (ret)
+		return ret;
+	tool = string_of(top, "tool");
+	if (!tool || (strcmp(tool, "perfex") && strcmp(tool, "pfmon")))
+		ret = bad(path, "not a perfex or pfmon output (no \"tool\")");
+	else if (!strcmp(tool, "perfex"))
+		in->kind = PX_MERGE_PERFEX;
+	else
+		in->kind = member(top, "summary", json_type_object) ? PX_MERGE_SAMPLING :
+							       PX_MERGE_PFMON;
+	if (!ret)
+		ret = read_run(path, top, in);
+	if (!ret)
+		ret = in->kind == PX_MERGE_PERFEX ? read_perfex(path, top, in) :
+		      in->kind == PX_MERGE_PFMON ? read_pfmon(path, top, in) :
+						   read_sampling(path, top, in);
+	json_object_put(top);
+	return ret == -ENOMEM ? px_fail(ENOMEM, "out of memory") : ret;
+}
