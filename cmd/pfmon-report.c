@@ -1,6 +1,7 @@
 /* pfmon-report: one report over the per-rank outputs of perfex or pfmon
  * (mpirun -np 4 perfex -o 'counts.%r.json' --json ./app, then
  * pfmon-report counts.*.json).  Thin over lib/merge. */
+#include <errno.h>
 #include <popt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,17 +64,30 @@ static int fail(struct px_outfile *out)
 	return EXIT_RUNTIME;
 }
 
+/* Read every file into in[0..n); on failure the ones read are freed. */
+static int read_all(char **files, size_t n, struct px_merge_input *in)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (px_merge_read(files[i], &in[i])) {
+			for (size_t k = 0; k <= i; k++)
+				px_merge_input_free(&in[k]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, const char **argv)
 {
 	struct options o = { .top = 10 };
 	struct px_outfile out = { 0 };
 	struct px_merge_input *in;
-	struct px_merge m;
+	struct px_merge m = { 0 };
 	struct px_out how;
 	poptContext pc;
 	char **files = parse_options(argc, argv, &o, &pc);
 	size_t n = 0;
-	int ret;
+	int ret = 0;
 
 	if (!files || !files[0])
 		die_usage("no files given: pfmon-report [options] FILE... (the JSON or CSV outputs of perfex or pfmon, one per rank)");
@@ -86,30 +100,22 @@ int main(int argc, const char **argv)
 	while (files[n])
 		n++;
 	in = calloc(n, sizeof(*in));
-	if (!in) {
-		fprintf(stderr, "pfmon-report: out of memory\n");
-		return EXIT_RUNTIME;
-	}
-	if (o.output && px_outfile_open(&out, o.output, false))
-		return fail(&out);
-	for (size_t i = 0; i < n; i++) {
-		if (px_merge_read(files[i], &in[i])) {
-			ret = fail(&out);
-			for (size_t k = 0; k <= i; k++)
-				px_merge_input_free(&in[k]);
-			free(in);
-			return ret;
-		}
-	}
-	ret = px_merge_build(in, n, &m);
-	if (ret) {
+	if (!in)
+		px_fail(ENOMEM, "out of memory");
+	if (!in || (o.output && px_outfile_open(&out, o.output, false)) || read_all(files, n, in)) {
+		free(in);
+		ret = fail(&out);
+	} else if (px_merge_build(in, n, &m)) {	/* m owns in now */
 		ret = fail(&out);
 	} else {
 		px_out_init(&how, o.separator, o.json);
 		px_merge_print(out.f ? out.f : stdout, &m, &how, (size_t)o.top);
-		ret = out.f && px_outfile_commit(&out) ? fail(&out) : 0;
+		if (out.f && px_outfile_commit(&out))
+			ret = fail(&out);
 	}
 	px_merge_free(&m);
 	poptFreeContext(pc);
+	free(o.output);		/* popt's copies of the arguments */
+	free(o.separator);
 	return ret;
 }
