@@ -13,8 +13,10 @@ setup() {
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], newline="")))
 assert rows[0] == ["kind", "name", "value", "raw", "running_pct", "status",
-                   "runs", "stddev", "min", "max"], rows[0]
-assert all(len(r) == 10 for r in rows), rows
+                   "runs", "stddev", "min", "max", "rank", "size", "host", "job"], rows[0]
+assert all(len(r) == 14 for r in rows), rows
+# no launcher: rank 0 of 1 on this host, no job
+assert all(r[10:13] == ["0", "1", rows[1][12]] and r[12] and r[13] == "" for r in rows[1:]), rows
 ev = {r[1]: r for r in rows if r[0] == "event"}
 pf = ev["page-faults"]
 assert 2000 <= int(pf[2]) <= 2100 and pf[2] == pf[3], pf

@@ -157,7 +157,7 @@ check_scaling() {
 	run -0 --separate-stderr "$PFMON" "${args[@]}"
 	assert_output --regexp ' page-faults  \+- [0-9]+\.[0-9]{2}%  \(set 1, raw [0-9]+, active '
 	run -0 --separate-stderr "$PFMON" -x, "${args[@]}"
-	assert_line --index 0 "unit,pid,tid,cpu,set,event,value,raw,active_pct,status,seconds,ci95_pct"
+	assert_line --index 0 "unit,pid,tid,cpu,set,event,value,raw,active_pct,status,seconds,ci95_pct,rank,size,host,job"
 	[ -n "$(pfmon_csv "$output" all ci95_pct)" ]
 	run -0 --separate-stderr "$PFMON" --json "${args[@]}"
 	python3 -c 'import json, sys

@@ -128,7 +128,8 @@ want = {  # function: module, source, line range
 seen = dict.fromkeys(want, 0)
 lines = open(path).read().splitlines()
 assert lines[0] == "# pfmon samples v1" and lines[-1].startswith("# end "), (lines[0], lines[-1])
-for l in lines[1:-1]:
+assert lines[1].startswith("# run {"), lines[1]
+for l in lines[2:-1]:
     cols, _, place = l.partition(" | ")
     assert place, "no resolved place: " + l
     m = re.match(r"(\S+) (\S+?)(?:\+0x[0-9a-f]+)? (\S+?):(\d+)(?::\d+)?(?: inlined: (.*))?$", place)
@@ -162,9 +163,9 @@ PY
 	python3 - "$T/s.json" "$SYM" "$(line_of symwork.c 'MARK:inline_call ')" <<'PY'
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
-assert recs[-1] == {"end": len(recs) - 1}
+assert "run" in recs[0] and recs[-1] == {"end": len(recs) - 2}
 call_line = int(sys.argv[3])
-inl = [r for r in recs[:-1] if r["func"] == "inline_caller"]
+inl = [r for r in recs[1:-1] if r["func"] == "inline_caller"]
 chained = 0
 for r in inl:
     assert r["module"].endswith("/build/symwork") and r["file"] == sys.argv[2] + "/symwork.c", r

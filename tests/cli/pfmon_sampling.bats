@@ -26,9 +26,10 @@ import sys
 path, n, period, addr = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4], 16)
 lines = open(path).read().split("\n")
 assert lines[0] == "# pfmon samples v1", lines[0]
+assert lines[1].startswith('# run {"rank":0,"size":1,"host":'), lines[1]
 assert lines[-1] == "", "no newline at the end"
 assert lines[-2] == "# end %d samples" % n, lines[-2]
-rows = [l.split() for l in lines[1:-2]]
+rows = [l.split() for l in lines[2:-2]]
 assert len(rows) == n, (len(rows), n)
 for i, r in enumerate(rows):
     assert int(r[0]) == i, r
@@ -109,9 +110,10 @@ PY
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
 recs = [json.loads(l) for l in lines]
+assert list(recs[0]) == ["run"] and recs[0]["run"]["rank"] == 0 and recs[0]["run"]["job"] is None, recs[0]
 assert recs[-1] == {"end": 1500}, recs[-1]
 keys = ["index", "pid", "tid", "cpu", "set", "pmd", "last_reset", "tstamp", "ip", "values"]
-for i, r in enumerate(recs[:-1]):
+for i, r in enumerate(recs[1:-1]):
     assert list(r) == keys, list(r)
     assert r["index"] == i and int(r["ip"], 16) == int(sys.argv[2], 16), r
     assert int(r["last_reset"], 16) == (1 << 64) - 2, r

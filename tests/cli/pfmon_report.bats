@@ -1,0 +1,228 @@
+#!/usr/bin/env bats
+# Per-rank runs and pfmon-report, with the launchers' variables set by
+# hand (tests/cli/mpi.bats and slurm.bats run the real launchers): file
+# name patterns, rank, host and job in every output, the merged report in
+# text, CSV and JSON, and every refusal.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load helpers
+	PFMON=$ROOT/build/bin/pfmon
+	REPORT=$ROOT/build/bin/pfmon-report
+	UPROBE="uprobe:$W/calls:counted_function"
+	T=$(mktemp -d)
+	HOST=$(hostname)
+}
+
+teardown() {
+	rm -rf "$T"
+}
+
+# as_rank R N JOB CMD...: CMD as rank R of N in job JOB (Open MPI's names)
+as_rank() {
+	local r=$1 n=$2 job=$3
+	shift 3
+	OMPI_COMM_WORLD_RANK=$r OMPI_COMM_WORLD_SIZE=$n OMPI_MCA_ess_base_jobid=$job "$@"
+}
+
+@test "perfex -o expands %r %h %p %j and %%, and the JSON records rank, size, host and job" {
+	run -0 --separate-stderr as_rank 2 4 77 "$PERFEX" -e page-faults --json \
+		-o "$T/c.%r.%h.%j.%%.json" true
+	f="$T/c.2.$HOST.77.%.json"
+	[ -f "$f" ]
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert (d["tool"], d["rank"], d["size"], d["host"], d["job"]) == ("perfex", 2, 4, sys.argv[2], "77"), d
+' "$f" "$HOST"
+	# %p is perfex's own pid: one file, named by a number
+	run -0 "$PERFEX" -e page-faults -o "$T/p.%p.txt" true
+	ls "$T"/p.*.txt | grep -Eq '/p\.[0-9]+\.txt$'
+}
+
+@test "the launchers' variables: Open MPI, then PMI, then Slurm; Slurm's job id first" {
+	run -0 --separate-stderr env PMI_RANK=1 PMI_SIZE=3 SLURM_PROCID=0 SLURM_NTASKS=2 \
+		SLURM_JOB_ID=555 "$PERFEX" -e page-faults --json true
+	python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert (d["rank"], d["size"], d["job"]) == (1, 3, "555"), d' "$stderr"
+	run -0 --separate-stderr env SLURM_PROCID=1 SLURM_NTASKS=2 "$PERFEX" -x, -e page-faults true
+	# every row ends with rank,size,host,job
+	grep -q ",rank,size,host,job$" <<<"$stderr"
+	grep -q "^event,page-faults,.*,1,2,$HOST,$" <<<"$stderr"
+	# text says where it ran, only under a launcher
+	run -0 --separate-stderr env SLURM_PROCID=1 SLURM_NTASKS=2 SLURM_JOB_ID=9 "$PERFEX" -e page-faults true
+	grep -q "^# rank 1 of 2 on $HOST, job 9$" <<<"$stderr"
+	run -0 --separate-stderr "$PERFEX" -e page-faults true
+	! grep -q "^# rank" <<<"$stderr"
+}
+
+@test "bad patterns and launcher variables: usage errors, the command never runs, no file" {
+	run -2 "$PERFEX" -e page-faults -o "$T/x.%j" touch "$T/ran"
+	[[ "$output" == *"%j: this run has no job id"* ]]
+	run -2 "$PFMON" -e task-clock --outfile="$T/x.%q" touch "$T/ran"
+	[[ "$output" == *"unknown %q"* ]]
+	run -2 "$PFMON" -e task-clock --long-smpl-periods=1000000 --smpl-outfile="$T/x%" touch "$T/ran"
+	[[ "$output" == *"a lone % at the end"* ]]
+	run -2 env OMPI_COMM_WORLD_RANK=two "$PERFEX" -e page-faults touch "$T/ran"
+	[[ "$output" == *"OMPI_COMM_WORLD_RANK=two is not a rank"* ]]
+	run -2 env SLURM_PROCID=3 SLURM_NTASKS=2 "$PFMON" -e task-clock touch "$T/ran"
+	[[ "$output" == *"rank 3 is not below the job's size 2"* ]]
+	[ ! -e "$T/ran" ]
+	[ -z "$(ls "$T")" ]
+}
+
+@test "pfmon: every output file name expands, and every output records the rank" {
+	run -0 --separate-stderr as_rank 1 2 88 "$PFMON" -e "$UPROBE" --long-smpl-periods=1 \
+		-x, --outfile="$T/r%r.csv" --smpl-outfile="$T/s%r.txt" \
+		--call-graph=fp --folded="$T/f%r.folded" --flamegraph="$T/g%r.svg" "$W/calls" 100
+	[ -s "$T/r1.csv" ] && [ -s "$T/s1.txt" ] && [ -s "$T/f1.folded" ] && [ -s "$T/g1.svg" ]
+	head -4 "$T/r1.csv" | paste -sd' ' | grep -qx "run,rank,1 run,size,2 run,host,$HOST run,job,88"
+	sed -n 2p "$T/s1.txt" | grep -qx "# run {\"rank\":1,\"size\":2,\"host\":\"$HOST\",\"job\":\"88\"}"
+	run -0 --separate-stderr as_rank 1 2 88 "$PFMON" -e task-clock --json --outfile="$T/m%r.json" true
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert (d["tool"], d["rank"], d["size"], d["job"]) == ("pfmon", 1, 2, "88"), d' "$T/m1.json"
+}
+
+# four ranks of perfex, rank r touching (r+1)*1000 pages
+perfex_ranks() { # format suffix
+	for r in 0 1 2 3; do
+		as_rank "$r" 4 42 "$PERFEX" -e page-faults,task-clock "$1" -o "$T/c.%r.$2" \
+			"$W/touch_pages" $(((r + 1) * 1000)) || return 1
+	done
+}
+
+@test "pfmon-report over four perfex ranks: sum, min, mean, max, their ranks and max/mean" {
+	perfex_ranks --json json
+	run -0 "$REPORT" --json "$T"/c.*.json
+	python3 - "$output" "$T" <<'PY'
+import json, sys
+rep = json.loads(sys.argv[1])
+vals = [json.load(open("%s/c.%d.json" % (sys.argv[2], r)))["events"][0]["value"] for r in range(4)]
+assert (rep["tool"], rep["kind"], rep["ranks"], rep["size"], rep["job"]) == \
+       ("pfmon-report", "perfex counts", 4, 4, "42"), rep
+pf = rep["events"][0]
+assert pf["name"] == "page-faults" and pf["ranks"] == 4, pf
+assert pf["sum"] == sum(vals) and pf["min"] == min(vals) and pf["max"] == max(vals), (pf, vals)
+assert abs(pf["mean"] - sum(vals) / 4) < 0.01, pf
+assert pf["max_rank"] == 3 and pf["min_rank"] == 0, pf
+assert abs(pf["imbalance"] - max(vals) / (sum(vals) / 4)) < 1e-4, pf
+# the work is 1000, 2000, 3000, 4000 pages: max/mean is 1.6 but for start-up faults
+assert 1.5 < pf["imbalance"] < 1.6, pf
+assert [i["rank"] for i in rep["inputs"]] == [0, 1, 2, 3], rep["inputs"]
+PY
+	run -0 "$REPORT" "$T"/c.*.json
+	assert_line --index 0 "# pfmon-report: perfex counts of 4 ranks (the job has 4) on 1 host, job 42"
+	assert_line --regexp '^page-faults +[0-9]+ +[0-9]+ +0 +[0-9.]+ +[0-9]+ +3 +1\.5[0-9]{2}$'
+	run -0 "$REPORT" -x';' "$T"/c.*.json
+	assert_line --regexp '^event;page-faults;4;[0-9]+;[0-9]+;0;[0-9.]+;[0-9]+;3;1\.5[0-9]{3}$'
+}
+
+@test "pfmon-report reads CSV as well as JSON, and both give the same figures" {
+	perfex_ranks -x, csv
+	perfex_ranks --json json
+	# each rank's CSV and JSON come from separate runs: compare what the
+	# report says with the files it read
+	for ext in csv json; do
+		run -0 "$REPORT" -x, "$T"/c.*."$ext"
+		row=$(grep '^event,page-faults,' <<<"$output")
+		want=$(python3 - "$T" "$ext" <<'PY'
+import csv, json, sys
+vals = []
+for r in range(4):
+    path = "%s/c.%d.%s" % (sys.argv[1], r, sys.argv[2])
+    if sys.argv[2] == "json":
+        vals.append(json.load(open(path))["events"][0]["value"])
+    else:
+        vals += [int(row[2]) for row in csv.reader(open(path)) if row[:2] == ["event", "page-faults"]]
+mean = sum(vals) / 4
+print("event,page-faults,4,%d,%d,0,%.2f,%d,3,%.4f" % (sum(vals), min(vals), mean, max(vals), max(vals) / mean))
+PY
+)
+		[ "$row" = "$want" ] || { echo "report: $row, files: $want"; false; }
+	done
+	# pfmon's counts CSV, with the aggregate rows
+	for r in 0 1; do
+		as_rank "$r" 2 7 "$PFMON" -e "$UPROBE" -x, --outfile="$T/m.%r.csv" "$W/calls" $(((r + 1) * 500))
+	done
+	run -0 "$REPORT" -x, "$T"/m.*.csv
+	assert_line "event,$UPROBE,2,1500,500,0,750.00,1000,1,1.3333"
+}
+
+@test "pfmon-report merges sampling reports into one profile with per-rank shares" {
+	# a uprobe sampled at every call: rank 0 1000 samples, rank 1 3000
+	for r in 0 1; do
+		as_rank "$r" 2 5 "$PFMON" -e "$UPROBE" --long-smpl-periods=1 --json \
+			--outfile="$T/s.%r.json" "$W/calls" $(((2 * r + 1) * 1000))
+		as_rank "$r" 2 5 "$PFMON" -e "$UPROBE" --long-smpl-periods=1 -x, \
+			--outfile="$T/s.%r.csv" "$W/calls" $(((2 * r + 1) * 1000))
+	done
+	for ext in json csv; do
+		run -0 "$REPORT" --json "$T"/s.*."$ext"
+		python3 - "$output" <<'PY'
+import json, sys
+rep = json.loads(sys.argv[1])
+assert rep["kind"] == "pfmon sampling report", rep
+ev = rep["events"][0]
+assert (ev["sum"], ev["min"], ev["max"], ev["max_rank"]) == (4000, 1000, 3000, 1), ev
+p = rep["profile"][0]
+assert p["samples"] == 4000 and p["cut_ranks"] == 0, p
+f = p["functions"][0]
+assert f["name"] == "counted_function" and f["samples"] == 4000 and f["pct"] == 100, f
+assert [(s["rank"], s["samples"], s["pct"]) for s in f["per_rank"]] == [(0, 1000, 25), (1, 3000, 75)], f
+PY
+	done
+	run -0 "$REPORT" "$T"/s.*.json
+	assert_line --regexp '^ +4000 100\.00%  counted_function +.*/calls$'
+	assert_line --regexp '^ +per rank: 0 25\.0% 1 75\.0%$'
+}
+
+@test "pfmon-report refuses bad and mixed inputs, naming the file, and writes no report" {
+	perfex_ranks --json json
+	head -c 100 "$T/c.3.json" >"$T/cut.json"
+	run -1 "$REPORT" -o "$T/out" "$T/c.0.json" "$T/cut.json"
+	[[ "$output" == *"$T/cut.json: not valid JSON (a truncated file?)"* ]]
+	[ ! -e "$T/out" ]
+	# another event list
+	as_rank 3 4 42 "$PERFEX" -e page-faults,context-switches --json -o "$T/other.json" true
+	run -1 "$REPORT" "$T/c.0.json" "$T/other.json"
+	[[ "$output" == *"$T/other.json has the event context-switches where $T/c.0.json has task-clock"* ]]
+	# the same rank twice, another job, another tool
+	run -1 "$REPORT" "$T/c.1.json" "$T/c.1.json"
+	[[ "$output" == *"are both rank 1"* ]]
+	as_rank 3 4 43 "$PERFEX" -e page-faults,task-clock --json -o "$T/job43.json" true
+	run -1 "$REPORT" "$T/c.0.json" "$T/job43.json"
+	[[ "$output" == *"from job 43"*"merge the files of one job"* ]]
+	as_rank 3 4 42 "$PFMON" -e page-faults,task-clock --json --outfile="$T/pfmon.json" true
+	run -1 "$REPORT" "$T/c.0.json" "$T/pfmon.json"
+	[[ "$output" == *"holds pfmon counts, but $T/c.0.json holds perfex counts"* ]]
+	# a text report, a missing file, no file, bad options
+	"$PERFEX" -e page-faults true 2>"$T/text"
+	run -1 "$REPORT" "$T/text"
+	[[ "$output" == *"a text report? write --json or -x , to merge"* ]]
+	run -1 "$REPORT" "$T/nonexistent"
+	[[ "$output" == *"cannot open '$T/nonexistent'"* ]]
+	run -2 "$REPORT"
+	run -2 "$REPORT" --json -x, "$T/c.0.json"
+	run -2 "$REPORT" --top=-1 "$T/c.0.json"
+	# a cut CSV
+	perfex_ranks -x, csv
+	head -n 2 "$T/c.1.csv" >"$T/cut.csv"
+	run -1 "$REPORT" "$T/c.0.csv" "$T/cut.csv"
+	[[ "$output" == *"$T/cut.csv: truncated: no elapsed row at the end"* ]]
+}
+
+@test "pfmon-report -o writes the report whole, and --version and --help answer" {
+	perfex_ranks --json json
+	run -0 "$REPORT" -o "$T/report.txt" "$T"/c.*.json
+	[ -z "$output" ]
+	grep -q "^# pfmon-report: perfex counts of 4 ranks" "$T/report.txt"
+	run -0 "$REPORT" --version
+	assert_output "pfmon-report $(cat "$ROOT/VERSION")"
+	run -0 "$REPORT" --help
+	assert_output --partial "--top=N"
+}
