@@ -161,6 +161,7 @@ bench:
 	scripts/bench-symbols.sh
 	scripts/bench-sampling.sh
 	scripts/bench-callgraph.sh
+	scripts/bench-merge.sh
 	scripts/bench-module.sh
 
 module:
