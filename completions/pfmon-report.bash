@@ -3,6 +3,8 @@
 # that are not options are the per-rank output files it reads.
 
 _pfmon_report() {
+	# cword: set by _init_completion, kept local
+	# shellcheck disable=SC2034
 	local cur prev words cword
 	if declare -F _init_completion >/dev/null; then
 		_init_completion -n = || return
@@ -10,27 +12,28 @@ _pfmon_report() {
 		cur=${COMP_WORDS[COMP_CWORD]}
 		prev=${COMP_WORDS[COMP_CWORD-1]}
 		words=("${COMP_WORDS[@]}")
-		cword=$COMP_CWORD
 	fi
 	local tool=${words[0]}
 
+	# one match a line: file names may hold spaces
 	case $prev in
 	-o|--output)
-		COMPREPLY=($(compgen -f -- "$cur"))
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return ;;
 	-x|--field-separator|--top)
+		COMPREPLY=()
 		return ;;
 	esac
 
 	case $cur in
 	--output=*)
-		COMPREPLY=($(compgen -f -- "${cur#--output=}"))
+		mapfile -t COMPREPLY < <(compgen -f -- "${cur#--output=}")
 		return ;;
 	-*)
-		COMPREPLY=($(compgen -W "$("$tool" --list-opts 2>/dev/null)" -- "$cur"))
+		mapfile -t COMPREPLY < <(compgen -W "$("$tool" --list-opts 2>/dev/null)" -- "$cur")
 		return ;;
 	esac
-	COMPREPLY=($(compgen -f -- "$cur"))
+	mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 }
 
 complete -o filenames -F _pfmon_report pfmon-report
