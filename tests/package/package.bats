@@ -121,11 +121,17 @@ Architecture: all"
 	assert_output ""
 }
 
-@test "the installed perfex and pfmon run" {
+@test "the installed front ends run" {
+	local f name
 	run -0 "$STAGE/usr/bin/perfex" --version
 	assert_output "perfex $VERSION"
-	run -0 "$STAGE/usr/bin/pfmon" --version
-	assert_output "pfmon $VERSION"
+	# every front end of the tree (perfex, pfmon, pfmon-report)
+	for f in "$ROOT"/cmd/*.c; do
+		[[ $f == */cli.c ]] && continue
+		name=$(basename "$f" .c)
+		run -0 "$STAGE/usr/bin/$name" --version
+		assert_output "$name $VERSION"
+	done
 	# and count (the results go to -o's file)
 	run -0 "$STAGE/usr/bin/perfex" -x , -o "$BATS_TEST_TMPDIR/counts.csv" -e task-clock true
 	run -0 grep -c '^event,task-clock,' "$BATS_TEST_TMPDIR/counts.csv"
