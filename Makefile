@@ -6,6 +6,8 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR = $(PREFIX)/share/zsh/vendor-completions
+MANDIR = $(PREFIX)/share/man
 VERSION = $(shell cat VERSION)
 
 CC ?= cc
@@ -70,13 +72,17 @@ WORKLOAD_SRCS = $(wildcard tests/workloads/*.c)
 # slower faults would fall in whichever event set is active first)
 WORKLOADS = $(WORKLOAD_SRCS:%.c=$(B)/%) $(B)/tests/workloads/refault_static
 
+# The man pages: scdoc sources in man/, roff pages in build/man.
+MAN_SRCS = $(wildcard man/*.1.scd)
+MANS = $(MAN_SRCS:man/%.scd=$(B)/man/%)
+
 .PHONY: all check bench install uninstall clean module deps
 
 SYMBOLS_WORKLOAD = tests/workloads/symbols/build/.done
 CALLGRAPH_WORKLOAD = $(B)/tests/workloads/callgraph/.done
 
 all: $(CMDS) $(UNIT_BINS) $(MODULE_LIB_BINS) $(WORKLOADS) $(SYMBOLS_WORKLOAD) \
-     $(CALLGRAPH_WORKLOAD)
+     $(CALLGRAPH_WORKLOAD) $(MANS)
 
 $(LIB): $(LIB_OBJS)
 	$(AR) rcs $@ $^
@@ -143,6 +149,13 @@ $(SYMBOLS_WORKLOAD): $(wildcard tests/workloads/symbols/*.[ch]) scripts/build-sy
 $(CALLGRAPH_WORKLOAD): $(wildcard tests/workloads/callgraph/*.[ch]) scripts/build-callgraph-workload.sh
 	scripts/build-callgraph-workload.sh $(B)/tests/workloads/callgraph
 
+# @VERSION@ in a page's title line becomes the tree's version.  Written
+# through a temporary file, so a page scdoc refuses is not left half made.
+$(B)/man/%.1: man/%.1.scd VERSION
+	@mkdir -p $(@D)
+	sed 's/@VERSION@/$(VERSION)/' $< | scdoc >$@.tmp
+	mv $@.tmp $@
+
 deps:
 	scripts/install-deps.sh
 
@@ -167,17 +180,22 @@ bench:
 module:
 	$(MAKE) -C kernel
 
-install: $(CMDS)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(BASHCOMPDIR)
+install: $(CMDS) $(MANS)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 755 $(CMDS) $(DESTDIR)$(BINDIR)/
+	install -m 644 $(MANS) $(DESTDIR)$(MANDIR)/man1/
 	for f in completions/*.bash; do \
 		install -m 644 $$f $(DESTDIR)$(BASHCOMPDIR)/$$(basename $$f .bash); done
+	install -m 644 completions/_* $(DESTDIR)$(ZSHCOMPDIR)/
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(CMDS)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANS)))
 	for f in completions/*.bash; do rm -f $(DESTDIR)$(BASHCOMPDIR)/$$(basename $$f .bash); done
+	for f in completions/_*; do rm -f $(DESTDIR)$(ZSHCOMPDIR)/$$(basename $$f); done
 
 clean:
-	rm -rf $(B)/obj $(B)/bin $(B)/tests $(B)/include $(LIB)
+	rm -rf $(B)/obj $(B)/bin $(B)/tests $(B)/include $(B)/man $(LIB)
 	rm -rf tests/workloads/symbols/build
 	-$(MAKE) -C kernel clean 2>/dev/null

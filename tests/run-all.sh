@@ -1,11 +1,13 @@
 #!/bin/bash
 # shellcheck disable=SC2119,SC2120  # the suites are also called by name, with "$@"
-# Run the test suites: the C unit tests, the bats CLI suite and, when it
-# exists, the module suite in a VM (scripts/vm-test.sh).
+# Run the test suites: the C unit tests, the bats CLI suite, the package
+# suite (the Debian packages built, installed and checked, DKMS included)
+# and, when it exists, the module suite in a VM (scripts/vm-test.sh).
 #
 #   tests/run-all.sh                   every suite (what `make check` runs)
 #   tests/run-all.sh unit [TEST...]    the unit tests (all, or test_x ...)
 #   tests/run-all.sh cli [BATS...]     the bats suite (tests/cli, or files)
+#   tests/run-all.sh package [BATS...] the package suite (tests/package)
 #   tests/run-all.sh module [ARG...]   the module suite: scripts/vm-test.sh
 #
 # Each suite's TAP output is shown as it runs, under a line
@@ -22,15 +24,18 @@
 #   CLI_SUITE_TIMEOUT=1800  the whole bats run, for what no test's limit
 #                           covers (setup_file, a process a test left
 #                           behind holding bats' output)
+#   PACKAGE_SUITE_TIMEOUT=900  the whole package suite (its setup_file
+#                           builds both packages)
 # The module suite keeps its own limit (vm-test.sh runs qemu under one).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 
 : "${UNIT_TEST_TIMEOUT:=300}" "${BATS_TEST_TIMEOUT:=120}" "${CLI_SUITE_TIMEOUT:=1800}"
+: "${PACKAGE_SUITE_TIMEOUT:=900}"
 export BATS_TEST_TIMEOUT
 
 usage() {
-	echo "usage: tests/run-all.sh [unit [TEST...] | cli [BATS...] | module [ARG...]]" >&2
+	echo "usage: tests/run-all.sh [unit [TEST...] | cli [BATS...] | package [BATS...] | module [ARG...]]" >&2
 	exit 2
 }
 
@@ -125,6 +130,17 @@ cli_suite() {
 	fi
 }
 
+# The Debian packages: built from a copy of the tree, installed (dpkg -x,
+# and dpkg -i for perfmon-dkms, purged after), checked (tests/package).
+package_suite() {
+	[ $# -gt 0 ] || set -- tests/package
+	if command -v bats >/dev/null; then
+		run_suite "package" "$PACKAGE_SUITE_TIMEOUT" bats --formatter tap "$@"
+	else
+		echo "not ok - bats is not installed (scripts/install-deps.sh installs it)" | tee -a "$log"
+	fi
+}
+
 module_suite() {
 	run_suite "module suite" 0 bash scripts/vm-test.sh "$@"
 }
@@ -133,11 +149,12 @@ case ${1-} in
 "")
 	unit_suite
 	cli_suite
+	package_suite
 	if [ -e scripts/vm-test.sh ]; then
 		module_suite
 	fi
 	;;
-unit|cli|module)
+unit|cli|package|module)
 	suite=$1
 	shift
 	"${suite}_suite" "$@"
