@@ -5,7 +5,8 @@
 # graph check (tests/cli/flamegraph_render.py).  Open MPI and Slurm (with
 # munge) run the per-rank tests; their daemons are started by the tests'
 # own set-up (scripts/slurm.sh), not here.  scdoc builds the man pages;
-# dkms, debhelper, dpkg-dev and fakeroot build and test the packages.
+# dkms, debhelper, dpkg-dev and fakeroot build and test the packages; zsh
+# checks its completions.
 set -eu
 
 PACKAGES="build-essential pkg-config python3
@@ -14,7 +15,7 @@ bats bats-assert bats-support chromium
 linux-perf hyperfine time strace procps
 qemu-system-x86 linux-headers-amd64 busybox-static cpio kmod
 libjson-c-dev openmpi-bin libopenmpi-dev slurm-wlm munge
-scdoc dkms debhelper dpkg-dev fakeroot man-db"
+scdoc dkms debhelper dpkg-dev fakeroot man-db zsh"
 
 missing=""
 for pkg in $PACKAGES; do
