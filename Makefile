@@ -80,9 +80,10 @@ MANS = $(MAN_SRCS:man/%.scd=$(B)/man/%)
 
 SYMBOLS_WORKLOAD = tests/workloads/symbols/build/.done
 CALLGRAPH_WORKLOAD = $(B)/tests/workloads/callgraph/.done
+MPI_WORKLOAD = $(B)/tests/workloads/mpi/ranks
 
 all: $(CMDS) $(UNIT_BINS) $(MODULE_LIB_BINS) $(WORKLOADS) $(SYMBOLS_WORKLOAD) \
-     $(CALLGRAPH_WORKLOAD) $(MANS)
+     $(CALLGRAPH_WORKLOAD) $(MANS) $(MPI_WORKLOAD)
 
 $(LIB): $(LIB_OBJS)
 	$(AR) rcs $@ $^
@@ -137,6 +138,14 @@ $(B)/tests/workloads/%: tests/workloads/%.c
 $(B)/tests/workloads/refault_static: tests/workloads/refault.c
 	@mkdir -p $(@D)
 	$(WORKLOAD_CC) -static -o $@ $<
+
+# the MPI workload of the per-rank tests (tests/cli/mpi.bats): Open MPI's
+# compiler wrapper, which scripts/install-deps.sh installs
+MPICC ?= mpicc
+$(MPI_WORKLOAD): CC = $(MPICC)
+$(MPI_WORKLOAD): tests/workloads/mpi/ranks.c
+	@mkdir -p $(@D)
+	$(WORKLOAD_CC) -no-pie -o $@ $<
 
 # the symbol-resolution workload: several files, shared and dlopen'ed
 # libraries, stripped copies with separate debug files (built into its
