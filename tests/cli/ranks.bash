@@ -30,8 +30,9 @@ MS=200
 MPI_STARTUP_FAULTS=3000
 
 # Time limit of one launcher run (seconds): under BATS_TEST_TIMEOUT (120),
-# so that a hung launcher fails its test with its output.  A run takes 3
-# s here, 10 s on a loaded host.
+# so that a hung launcher fails its test with its output.  A run takes 1
+# to 3 s here, 2 to 5 s with two busy loops on the 2 CPUs: only a bound
+# on a hang.
 LAUNCH_TIMEOUT=90
 
 # mpirun_np N ARG...: ARG... as N ranks of Open MPI's mpirun on this
@@ -78,17 +79,66 @@ check_faults() {
 	[ -n "$v" ] && [ "$v" -ge "$work" ] && [ "$v" -le $((work + MPI_STARTUP_FAULTS)) ]
 }
 
-# counts_figures EVENT FILE...: "SUM MIN MEAN MAX MAX_RANK IMBALANCE" of
-# EVENT over the per-rank FILEs, rank R's file being the Rth (what
-# pfmon-report must find).  MEAN and IMBALANCE with 6 decimals.
+# counts_figures EVENT FILE...: "SUM MIN MEAN MAX MAX_RANK IMBALANCE
+# MIN_RANK" of EVENT (counts, or samples) over the per-rank FILEs, rank R's
+# file being the Rth: what pfmon-report must find.  MEAN and IMBALANCE
+# with 6 decimals.
 counts_figures() {
 	local ev=$1 f
 	shift
 	for f; do "$RPY" count "$f" "$ev" || return 1; done |
-		awk '{ v[NR - 1] = $1; s += $1 }
+		awk '{ s += $1 }
 			NR == 1 || $1 > max { max = $1; at = NR - 1 }
-			NR == 1 || $1 < min { min = $1 }
-			END { printf "%d %d %.6f %d %d %.6f\n", s, min, s / NR, max, at, max / (s / NR) }'
+			NR == 1 || $1 < min { min = $1; minat = NR - 1 }
+			END { printf "%d %d %.6f %d %d %.6f %d\n", s, min, s / NR, max, at, max / (s / NR), minat }'
+}
+
+# check_report REPORT EVENT JOB FILE...: pfmon-report's JSON or CSV
+# output REPORT over the per-rank FILEs (rank R's the Rth, all on this
+# host) says so: the ranks read, the job's size (as many), 1 host, JOB;
+# each file read with its rank; and EVENT's figures over them, as
+# counts_figures finds them (the mean to 0.01, the imbalance printed with
+# 4 decimals).  Sets FIGURES to pfmon-report's, "SUM MIN MEAN MAX
+# MAX_RANK IMBALANCE MIN_RANK".
+check_report() {
+	local rep=$1 ev=$2 job=$3 n r sum min mean max at imb minat
+	shift 3
+	n=$#
+	run -0 "$RPY" report-context "$rep"
+	assert_output "$n $n 1 $job"
+	run -0 "$RPY" report-inputs "$rep"
+	assert_output "$(for ((r = 1; r <= n; r++)); do echo "$((r - 1)) $HOST ${!r}"; done)"
+	read -r sum min mean max at imb minat < <(counts_figures "$ev" "$@")
+	run -0 "$RPY" report-counts "$rep" "$ev"
+	FIGURES=$output
+	echo "$ev over the files: $sum $min $mean $max $at $imb $minat; pfmon-report: $FIGURES"
+	read -r rsum rmin rmean rmax rat rimb rminat <<<"$FIGURES"
+	[ "$rsum" = "$sum" ] && [ "$rmin" = "$min" ] && [ "$rmax" = "$max" ] &&
+		[ "$rat" = "$at" ] && [ "$rminat" = "$minat" ]
+	near "$rmean" "$mean" 0.01
+	near "$rimb" "$imb" 0.0001
+}
+
+# check_report_profile REPORT NAME FILE...: the merged profile of
+# pfmon-report's JSON or CSV output REPORT over the per-rank sampling
+# FILEs (rank R's the Rth) has NAME on top with all its samples in the
+# files, and shares them among the ranks as the files do.
+check_report_profile() {
+	local rep=$1 name=$2 total=0 f r s
+	shift 2
+	for f; do total=$((total + $(samples_of "$f" "$name"))); done
+	run -0 "$RPY" report-profile "$rep"
+	assert_equal "${lines[0]}" "$total $name"
+	run -0 "$RPY" report-ranks "$rep" "$name"
+	printf '%s\n' "${lines[@]}"
+	[ "${#lines[@]}" = $# ]
+	for ((r = 0; r < $#; r++)); do
+		f=${*:r+1:1}
+		s=$(samples_of "$f" "$name")
+		read -r rr rs rpct <<<"${lines[r]}"
+		[ "$rr" = "$r" ] && [ "$rs" = "$s" ]
+		near "$rpct" "$(awk -v s="$s" -v t="$total" 'BEGIN { print 100 * s / t }')" 0.01
+	done
 }
 
 # imbalance_band N UNIT ALLOWANCE: the imbalance (max/mean) that N ranks

@@ -15,22 +15,22 @@ sampling; the kind is told from the content):
   profile FILE        the first profile of a pfmon sampling output, best
                       first: "SAMPLES NAME" per line
 
-pfmon-report's JSON (--json):
+pfmon-report's JSON (--json) or CSV (-x,), as pfmon-report(1) describes
+them (man/pfmon-report.1.scd):
+  report-context FILE "RANKS SIZE HOSTS JOB" (JOB "-" when none)
+  report-inputs FILE  "RANK HOST FILE" per file read
   report-counts FILE EVENT
-                      "SUM MIN MEAN MAX MAX_RANK IMBALANCE" of EVENT (over
-                      counts, or over sample counts for sampling reports)
-  report-profile FILE
-                      the merged profile, best first: "SAMPLES NAME"
+                      "SUM MIN MEAN MAX MAX_RANK IMBALANCE MIN_RANK" of
+                      EVENT (over counts, or over the samples of sampling
+                      reports)
+  report-profile FILE the merged profile of the first event, best first:
+                      "SAMPLES NAME"
   report-ranks FILE NAME
-                      NAME's per-rank figures in the merged profile, one
-                      line "RANK VALUE" per rank, VALUE as the report gives
-                      it (samples, or a share in % or as a fraction);
-                      the first line says which: "# samples", "# share of
-                      the function" (the ranks' values add up to the
-                      whole) or "# share of the rank"
+                      NAME's share of that profile per rank: "RANK
+                      SAMPLES PCT" (PCT: the rank's % of NAME's samples)
 
-Text or CSV, what pfmon-report prints without --json (its layout is not
-fixed by the interface, its figures are):
+pfmon-report's text, for people, whose layout may change; its figures
+must be there:
   line-has FILE WORD NUMBER[~TOLERANCE]...
                       some line of FILE holds WORD (as a word) and each
                       NUMBER among its numbers, exactly or to within
@@ -39,13 +39,8 @@ fixed by the interface, its figures are):
                       the NAME (whole word) that a line of FILE holds
                       first: "on top" of a profile whatever its layout
 
-The interface (rank, size, host and job in every output) is issue 15's;
-the report's JSON keys assumed here are the spec's words: per event
-"sum", "min", "mean", "max", the rank of the max ("max_rank", or
-"rank_of_max") and "imbalance"; a profile entry's "name" and "samples",
-its per-rank figures in a member whose key holds "rank".  Exit status: 0,
-1 when what is asked for is not there (said on standard error), 2 for a
-usage error.
+Exit status: 0, 1 when what is asked for is not there (said on standard
+error), 2 for a usage error.
 """
 import csv
 import json
@@ -147,82 +142,74 @@ def profile(path):
     return [(int(r[3]), r[5]) for r in rows if r[1] == first]
 
 
-def walk(x):
-    """Every dict in a JSON document."""
-    if isinstance(x, dict):
-        yield x
-        for v in x.values():
-            yield from walk(v)
-    elif isinstance(x, list):
-        for v in x:
-            yield from walk(v)
-
-
-def report_json(path):
+def report(path):
+    """pfmon-report's output, JSON or CSV (-x,), as the JSON's members:
+    {"ranks", "size", "hosts", "job", "inputs", "events", "profile"}."""
     kind, d = load(path)
-    if kind != "json":
-        raise Missing("not JSON")
-    return d
+    if kind == "json":
+        if d.get("tool") != "pfmon-report":
+            raise Missing("not pfmon-report's JSON")
+        return d
+    rep = {"inputs": [], "events": [], "profile": []}
+    fn = None
+    for r in d:
+        k = r[0] if r else ""
+        if k == "ranks":
+            rep.update(ranks=int(r[1]), size=int(r[2]), hosts=int(r[3]), job=r[4] or None)
+        elif k == "input":
+            rep["inputs"].append({"rank": int(r[1]), "host": r[2], "file": r[3]})
+        elif k == "event":
+            rep["events"].append(dict(zip(
+                ("name", "ranks", "sum", "min", "min_rank", "mean", "max", "max_rank",
+                 "imbalance"), r[1:2] + [num(x) for x in r[2:10]])))
+        elif k == "profile_size":
+            rep["profile"].append({"event": r[1], "samples": int(r[2]),
+                                   "functions_total": int(r[3]), "cut_ranks": int(r[4]),
+                                   "functions": []})
+        elif k == "profile":
+            fn = {"name": r[5], "module": r[6], "samples": int(r[3]), "pct": float(r[4]),
+                  "per_rank": []}
+            rep["profile"][-1]["functions"].append(fn)
+        elif k == "share":
+            fn["per_rank"].append({"rank": int(r[3]), "samples": int(r[4]),
+                                   "pct": float(r[5])})
+        else:
+            raise Missing("a row of unknown kind: %s" % r)
+    return rep
+
+
+def num(x):
+    if x == "":
+        return None
+    return float(x) if "." in x else int(x)
+
+
+def report_context(path):
+    d = report(path)
+    return "%s %s %s %s" % (d["ranks"], d["size"], d["hosts"], d["job"] or "-")
+
+
+def report_inputs(path):
+    return ["%s %s %s" % (i["rank"], i["host"], i["file"]) for i in report(path)["inputs"]]
 
 
 def report_counts(path, event):
-    for o in walk(report_json(path)):
-        if event in (o.get("name"), o.get("event")) and "imbalance" in o:
-            rank = o.get("max_rank", o.get("rank_of_max"))
-            vals = [o.get(k) for k in ("sum", "min", "mean", "max")] + [rank, o["imbalance"]]
-            if None in vals:
-                raise Missing("%s: not every one of sum, min, mean, max, "
-                              "max_rank, imbalance: %s" % (event, o))
-            return " ".join(str(v) for v in vals)
-    raise Missing("no figures (with an imbalance) of %s" % event)
-
-
-def profile_entries(d):
-    """The merged profile's entries: the first list of dicts with a name
-    and samples under a key "profile"."""
-    for o in walk(d):
-        p = o.get("profile")
-        if p is None:
-            continue
-        for q in walk(p):
-            for v in q.values() if isinstance(q, dict) else []:
-                if (isinstance(v, list) and v and isinstance(v[0], dict)
-                        and "name" in v[0] and "samples" in v[0]):
-                    return v
-        if isinstance(p, list) and p and "name" in p[0] and "samples" in p[0]:
-            return p
-    raise Missing("no profile")
+    for e in report(path)["events"]:
+        if e["name"] == event:
+            return " ".join(str(e[k]) for k in ("sum", "min", "mean", "max", "max_rank",
+                                                "imbalance", "min_rank"))
+    raise Missing("no event %s" % event)
 
 
 def report_profile(path):
-    return [(e["samples"], e["name"]) for e in profile_entries(report_json(path))]
+    return ["%s %s" % (f["samples"], f["name"]) for f in report(path)["profile"][0]["functions"]]
 
 
 def report_ranks(path, name):
-    for e in profile_entries(report_json(path)):
-        if e.get("name") != name:
-            continue
-        per = [v for k, v in e.items() if "rank" in k and isinstance(v, (list, dict))]
-        if not per:
-            raise Missing("%s: no per-rank member in %s" % (name, e))
-        per, what = per[0], None
-        if isinstance(per, dict):		# {"RANK": VALUE}
-            items = sorted((int(k), v) for k, v in per.items())
-        elif per and isinstance(per[0], dict):	# [{"rank": R, KEY: VALUE}]
-            key = next(k for k in ("samples", "share", "pct") if k in per[0])
-            what = "samples" if key == "samples" else None
-            items = sorted((r.get("rank", i), r[key]) for i, r in enumerate(per))
-        else:					# [VALUE], by rank
-            items = list(enumerate(per))
-        if what is None:
-            if all(isinstance(v, int) for _, v in items):
-                what = "samples"
-            else:
-                total = sum(v for _, v in items)
-                whole = abs(total - 100) < 0.5 or abs(total - 1) < 0.005
-                what = "share of the function" if whole else "share of the rank"
-        return ["# " + what] + ["%s %s" % (r, v) for r, v in items]
-    raise Missing("no profile entry %s" % name)
+    for f in report(path)["profile"][0]["functions"]:
+        if f["name"] == name:
+            return ["%s %s %s" % (r["rank"], r["samples"], r["pct"]) for r in f["per_rank"]]
+    raise Missing("no function %s in the profile" % name)
 
 
 NUM = re.compile(r"-?\d+(?:\.\d+)?")
@@ -260,8 +247,10 @@ def main(argv):
         "get": (2, lambda a: print(get(a[0], a[1]))),
         "count": (2, lambda a: print(count(a[0], a[1]))),
         "profile": (1, lambda a: print("\n".join("%s %s" % p for p in profile(a[0])))),
+        "report-context": (1, lambda a: print(report_context(a[0]))),
+        "report-inputs": (1, lambda a: print("\n".join(report_inputs(a[0])))),
         "report-counts": (2, lambda a: print(report_counts(a[0], a[1]))),
-        "report-profile": (1, lambda a: print("\n".join("%s %s" % p for p in report_profile(a[0])))),
+        "report-profile": (1, lambda a: print("\n".join(report_profile(a[0])))),
         "report-ranks": (2, lambda a: print("\n".join(report_ranks(a[0], a[1])))),
         "line-has": (-3, lambda a: line_has(a[0], a[1], a[2:])),
         "first-of": (-2, lambda a: print(first_of(a[0], a[1:]))),
