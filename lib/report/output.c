@@ -82,9 +82,8 @@ static void print_text(FILE *f, const struct px_report *r)
 	struct px_metric metrics[PX_METRICS_MAX];
 	size_t nm = report_metrics(r, metrics);
 
-	fputc('\n', f);
 	px_run_text(f);
-	fprintf(f, " %s: counts for '", r->tool);
+	fprintf(f, "\n %s: counts for '", r->tool);
 	print_command(f, r->argv, false);
 	fprintf(f, "' (backend %s", r->backend);
 	if (r->runs > 1)
