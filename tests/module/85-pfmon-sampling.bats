@@ -21,7 +21,7 @@ summary() {
 	awk -F, -v k="$2" '$1 == "summary" && $2 == k { print $3 }' <<<"$1"
 }
 
-# check_file FILE N PERIOD: N samples, indexes in order, every IP at
+# check_file FILE N PERIOD: the run line, N samples, indexes in order, every IP at
 # counted_function, last reset 2^64 - PERIOD (PERIOD 0: not checked).
 check_file() {
 	local ip reset=
@@ -29,6 +29,7 @@ check_file() {
 	[ "$3" != 0 ] && reset=$(printf '0x%x' $((-$3)))
 	awk -v reset="$reset" -v ip="$ip" '
 		NR == 1 { if ($0 != "# pfmon samples v1") bad++; next }
+		NR == 2 { if ($0 !~ /^# run \{"rank":0,"size":1,"host":/) bad++; next }
 		/^# end / { end = $3; next }
 		{
 			if ($1 != k++) bad++
