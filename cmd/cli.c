@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -7,8 +8,6 @@
 #include "error.h"
 #include "listing.h"
 #include "runctx.h"
-
-#define EXIT_USAGE 2
 
 /* values no front end's own option uses */
 enum { CLI_HELP = 'h', CLI_VERSION = 0x7f00, CLI_USAGE, CLI_LIST_OPTS,
@@ -72,14 +71,32 @@ void cli_list_options(const struct poptOption *t, bool with_arg_only)
 	}
 }
 
+void cli_usage_error(const char *tool, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", tool);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", tool);
+	exit(EXIT_USAGE);
+}
+
+int cli_runtime_error(const char *tool, struct px_outfile *out)
+{
+	fprintf(stderr, "%s: %s\n", tool, px_last_error());
+	if (out && out->f)
+		px_outfile_discard(out);
+	return EXIT_RUNTIME;
+}
+
 void cli_check_parse(poptContext pc, const char *tool, int rc)
 {
 	if (rc >= -1)
 		return;
-	fprintf(stderr, "%s: %s: %s\n", tool,
-		poptBadOption(pc, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
-	fprintf(stderr, "Try '%s --help' for more information.\n", tool);
-	exit(EXIT_USAGE);
+	cli_usage_error(tool, "%s: %s", poptBadOption(pc, POPT_BADOPTION_NOALIAS),
+			poptStrerror(rc));
 }
 
 int cli_info_or_list(const char *tool, int info, int list, int long_list,
@@ -113,8 +130,6 @@ void cli_run_context(const char *tool, char **const paths[], size_t n)
 		if (!ret)
 			*paths[i] = expanded;	/* the pattern stays popt's */
 	}
-	if (ret) {
-		fprintf(stderr, "%s: %s\n", tool, px_last_error());
-		exit(EXIT_USAGE);
-	}
+	if (ret)
+		cli_usage_error(tool, "%s", px_last_error());
 }

@@ -6,6 +6,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "outfile.h"
+
+/* Every front end's exit statuses besides its command's own. */
+#define EXIT_RUNTIME 1
+#define EXIT_USAGE 2
+
 /* The options both front ends share: --version, -h/--help, --usage and,
  * hidden, --list-opts, --list-arg-opts and --raw-dump for completion.  Include it in
  * a table with POPT_ARG_INCLUDE_TABLE; poptGetNextOpt() returns their
@@ -28,6 +34,15 @@ void cli_check_parse(poptContext pc, const char *tool, int rc);
  * Returns the exit code when one was asked for, or -1 to go on. */
 int cli_info_or_list(const char *tool, int info, int list, int long_list,
 		     char **args);
+
+/* A usage error: "TOOL: MESSAGE" and the --help hint on standard error,
+ * then exit with EXIT_USAGE. */
+void cli_usage_error(const char *tool, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 2, 3)));
+
+/* A failure at run time: "TOOL: " and px_last_error() on standard error;
+ * the result file, when open, is discarded.  Returns EXIT_RUNTIME. */
+int cli_runtime_error(const char *tool, struct px_outfile *out);
 
 /* Read the run's place in a parallel job (lib/base/runctx.h) and expand
  * the output file name patterns in *paths[0..n) (NULL entries skipped) in

@@ -18,8 +18,6 @@
 #include "report.h"
 #include "target.h"
 
-#define EXIT_USAGE 2
-#define EXIT_RUNTIME 1
 #define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,branch-misses"
 
 enum { OPT_EVENT = 'e' };
@@ -35,14 +33,6 @@ struct options {
 	int repeat;
 	int info, list, long_list, json, verbose, help;
 };
-
-static void die_usage(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "perfex: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'perfex --help' for more information.\n");
-	exit(EXIT_USAGE);
-}
 
 static struct poptOption *option_table(struct options *o)
 {
@@ -80,7 +70,7 @@ static void add_spec(struct options *o, const char *list)
 	const char **grown = realloc(o->specs, (o->nspecs + 1) * sizeof(*grown));
 
 	if (!grown)
-		die_usage("out of memory%s", "");
+		cli_usage_error("perfex", "out of memory");
 	o->specs = grown;
 	o->specs[o->nspecs++] = list;
 }
@@ -131,12 +121,12 @@ static char **parse_options(int argc, const char **argv, struct options *o,
 static void check_options(struct options *o)
 {
 	if (o->repeat < 1 || o->repeat > 1000000)
-		die_usage("--repeat must be between 1 and 1000000, not %s",
-			  o->repeat < 0 ? "negative" : o->repeat ? "that large" : "0");
+		cli_usage_error("perfex", "--repeat must be between 1 and 1000000, not %s",
+				o->repeat < 0 ? "negative" : o->repeat ? "that large" : "0");
 	if (o->separator && !*o->separator)
-		die_usage("the field separator must not be empty%s", "");
+		cli_usage_error("perfex", "the field separator must not be empty");
 	if (o->separator && o->json)
-		die_usage("choose one of -x and --json%s", "");
+		cli_usage_error("perfex", "choose one of -x and --json");
 }
 
 static void warn_unsupported(const struct options *o, const int *status)
@@ -149,10 +139,7 @@ static void warn_unsupported(const struct options *o, const int *status)
 
 static int fail_runtime(struct px_outfile *out)
 {
-	fprintf(stderr, "perfex: %s\n", px_last_error());
-	if (out->f)
-		px_outfile_discard(out);
-	return EXIT_RUNTIME;
+	return cli_runtime_error("perfex", out);
 }
 
 /* One run of the command held in *child through the session engine,
@@ -243,7 +230,7 @@ int main(int argc, const char **argv)
 	if (ret >= 0)
 		return ret;
 	if (!cmd || !cmd[0])
-		die_usage("no command given: perfex [-e EVENT]... command [args]%s", "");
+		cli_usage_error("perfex", "no command given: perfex [-e EVENT]... command [args]");
 	cli_run_context("perfex", (char **const[]){ &o.output }, 1);
 	if (!o.nspecs)
 		add_spec(&o, DEFAULT_EVENTS);

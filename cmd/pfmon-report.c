@@ -13,19 +13,10 @@
 #include "merge.h"
 #include "outfile.h"
 
-#define EXIT_USAGE 2
-#define EXIT_RUNTIME 1
-
 struct options {
 	char *output, *separator;
 	int json, top;
 };
-
-static void die_usage(const char *msg)
-{
-	fprintf(stderr, "pfmon-report: %s\nTry 'pfmon-report --help' for more information.\n", msg);
-	exit(EXIT_USAGE);
-}
 
 static char **parse_options(int argc, const char **argv, struct options *o, poptContext *pcp)
 {
@@ -56,14 +47,6 @@ static char **parse_options(int argc, const char **argv, struct options *o, popt
 	return (char **)poptGetArgs(pc);
 }
 
-static int fail(struct px_outfile *out)
-{
-	fprintf(stderr, "pfmon-report: %s\n", px_last_error());
-	if (out->f)
-		px_outfile_discard(out);
-	return EXIT_RUNTIME;
-}
-
 /* Read every file into in[0..n); on failure the ones read are freed. */
 static int read_all(char **files, size_t n, struct px_merge_input *in)
 {
@@ -90,13 +73,13 @@ int main(int argc, const char **argv)
 	int ret = 0;
 
 	if (!files || !files[0])
-		die_usage("no files given: pfmon-report [options] FILE... (the JSON or CSV outputs of perfex or pfmon, one per rank)");
+		cli_usage_error("pfmon-report", "no files given: pfmon-report [options] FILE... (the JSON or CSV outputs of perfex or pfmon, one per rank)");
 	if (o.separator && !*o.separator)
-		die_usage("the field separator must not be empty");
+		cli_usage_error("pfmon-report", "the field separator must not be empty");
 	if (o.separator && o.json)
-		die_usage("choose one of -x and --json");
+		cli_usage_error("pfmon-report", "choose one of -x and --json");
 	if (o.top < 0)
-		die_usage("--top takes a number, 0 for all");
+		cli_usage_error("pfmon-report", "--top takes a number, 0 for all");
 	while (files[n])
 		n++;
 	in = calloc(n, sizeof(*in));
@@ -104,14 +87,14 @@ int main(int argc, const char **argv)
 		px_fail(ENOMEM, "out of memory");
 	if (!in || (o.output && px_outfile_open(&out, o.output, false)) || read_all(files, n, in)) {
 		free(in);
-		ret = fail(&out);
+		ret = cli_runtime_error("pfmon-report", &out);
 	} else if (px_merge_build(in, n, &m)) {	/* m owns in now */
-		ret = fail(&out);
+		ret = cli_runtime_error("pfmon-report", &out);
 	} else {
 		px_out_init(&how, o.separator, o.json);
 		px_merge_print(out.f ? out.f : stdout, &m, &how, (size_t)o.top);
 		if (out.f && px_outfile_commit(&out))
-			ret = fail(&out);
+			ret = cli_runtime_error("pfmon-report", &out);
 	}
 	px_merge_free(&m);
 	poptFreeContext(pc);

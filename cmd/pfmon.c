@@ -20,8 +20,6 @@
 #include "smpl_session.h"
 #include "target.h"
 
-#define EXIT_USAGE 2
-#define EXIT_RUNTIME 1
 
 enum {
 	OPT_EVENTS = 'e', OPT_BASE = 1000,	/* the long-only options count from here */
@@ -49,8 +47,7 @@ struct options {
 
 static __attribute__((noreturn)) void usage_error(const char *msg)
 {
-	fprintf(stderr, "pfmon: %s\nTry 'pfmon --help' for more information.\n", msg);
-	exit(EXIT_USAGE);
+	cli_usage_error("pfmon", "%s", msg);
 }
 
 /* The sampling options of the last -e so far (the first set's before
@@ -304,10 +301,7 @@ static void check_events(const struct options *o)
 
 static int runtime_error(struct px_outfile *out)
 {
-	fprintf(stderr, "pfmon: %s\n", px_last_error());
-	if (out->f)
-		px_outfile_discard(out);
-	return EXIT_RUNTIME;
+	return cli_runtime_error("pfmon", out);
 }
 
 static void warn_unsupported(const struct px_monitor *m)
