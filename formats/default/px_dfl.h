@@ -76,6 +76,14 @@ typedef int (*px_sample_fn)(void *arg, const struct px_sample *s);
 int px_dfl_read(const void *buf, size_t len, px_body_fn body, void *barg,
 		px_sample_fn fn, void *arg);
 
+/* Write an empty buffer header of the default format's layout (also the
+ * callchain format's) at buf: `version`, `flags`, size bytes in all.
+ * -EINVAL unless size and max_sample are 8-aligned and the buffer holds
+ * the header and one sample of max_sample bytes (the caller checks its
+ * flags and its smallest sample). */
+int px_dfl_hdr_init(void *buf, size_t size, uint32_t version, uint32_t flags,
+		    size_t max_sample);
+
 /* The checks of a buffer header of the default format's layout (also the
  * callchain format's): at least the header, major version `major`, flags
  * flags_ok() accepts, hdr_buf_size within len, the next-free offset in

@@ -47,18 +47,9 @@ size_t px_cc_max_sample_size(uint32_t flags, unsigned npmds, unsigned max_frames
 
 int px_cc_init(void *buf, size_t size, uint32_t flags, size_t max_sample)
 {
-	struct pfm_dfl_smpl_hdr h;
-
-	if (!flags_valid(flags) || size % 8 || max_sample < ENTRY_SIZE ||
-	    max_sample % 8 || size < HDR_SIZE + max_sample)
+	if (!flags_valid(flags) || max_sample < ENTRY_SIZE)
 		return -EINVAL;
-	memset(&h, 0, sizeof(h));
-	h.hdr_cur_offs = HDR_SIZE;
-	h.hdr_buf_size = size;
-	h.hdr_version = PFM_CC_SMPL_VERSION;
-	h.hdr_flags = flags;
-	memcpy(buf, &h, sizeof(h));
-	return 0;
+	return px_dfl_hdr_init(buf, size, PFM_CC_SMPL_VERSION, flags, max_sample);
 }
 
 static size_t put(unsigned char *p, uint32_t flags, const struct px_sample *s)

@@ -32,20 +32,27 @@ size_t px_dfl_max_sample_size(uint32_t flags, unsigned npmds)
 	return px_dfl_sample_size(flags, npmds);
 }
 
-int px_dfl_init(void *buf, size_t size, uint32_t flags, size_t max_sample)
+int px_dfl_hdr_init(void *buf, size_t size, uint32_t version, uint32_t flags,
+		    size_t max_sample)
 {
 	struct pfm_dfl_smpl_hdr h;
 
-	if (!flags_valid(flags) || size % 8 || !max_sample || max_sample % 8 ||
-	    size < HDR_SIZE + max_sample)
+	if (size % 8 || max_sample % 8 || size < HDR_SIZE + max_sample)
 		return -EINVAL;
 	memset(&h, 0, sizeof(h));
 	h.hdr_cur_offs = HDR_SIZE;
 	h.hdr_buf_size = size;
-	h.hdr_version = PFM_DFL_SMPL_VERSION;
+	h.hdr_version = version;
 	h.hdr_flags = flags;
 	memcpy(buf, &h, sizeof(h));
 	return 0;
+}
+
+int px_dfl_init(void *buf, size_t size, uint32_t flags, size_t max_sample)
+{
+	if (!flags_valid(flags) || !max_sample)
+		return -EINVAL;
+	return px_dfl_hdr_init(buf, size, PFM_DFL_SMPL_VERSION, flags, max_sample);
 }
 
 int px_dfl_full(const void *buf, size_t max_sample)
