@@ -433,7 +433,7 @@ static void print_csv(FILE *f, const struct px_smpl_session *s, size_t top, cons
 	each_sampling_event(s, csv_count, f, sep);
 	for (size_t e = 0; e < nev; e++) {
 		struct px_profile_entry *v = NULL;
-		size_t n = 0;
+		size_t n = 0, rows;
 
 		if (px_profile_rank(s->profile, e, &v, &n))
 			continue;
@@ -441,11 +441,11 @@ static void print_csv(FILE *f, const struct px_smpl_session *s, size_t top, cons
 		 * rows and samples, and how many rows follow, so that a reader
 		 * (pfmon-report) tells a profile cut at the top from a whole
 		 * one, and a truncated file from both */
+		rows = nonzero_rows(v, n);
 		fprintf(f, "profile_size%s", sep);
 		px_csv_field(f, px_profile_event(s->profile, e), sep);
-		fprintf(f, "%s%zu%s%" PRIu64 "%s%zu\n", sep, nonzero_rows(v, n), sep,
-			px_profile_total(s->profile, e), sep,
-			top && top < nonzero_rows(v, n) ? top : nonzero_rows(v, n));
+		fprintf(f, "%s%zu%s%" PRIu64 "%s%zu\n", sep, rows, sep,
+			px_profile_total(s->profile, e), sep, top && top < rows ? top : rows);
 		for (size_t i = 0, rank = 0; i < n && (!top || rank < top); i++) {
 			if (!v[i].count)
 				continue;
