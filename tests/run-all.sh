@@ -121,24 +121,26 @@ unit_suite() {
 	done
 }
 
-cli_suite() {
-	[ $# -gt 0 ] || set -- tests/cli
+# bats_suite NAME SECONDS DIR [BATS...]: the bats files given, or DIR's.
+bats_suite() {
+	local name=$1 limit=$2 dir=$3
+	shift 3
+	[ $# -gt 0 ] || set -- "$dir"
 	if command -v bats >/dev/null; then
-		run_suite "cli" "$CLI_SUITE_TIMEOUT" bats --formatter tap "$@"
+		run_suite "$name" "$limit" bats --formatter tap "$@"
 	else
 		echo "not ok - bats is not installed (scripts/install-deps.sh installs it)" | tee -a "$log"
 	fi
 }
 
+cli_suite() {
+	bats_suite cli "$CLI_SUITE_TIMEOUT" tests/cli "$@"
+}
+
 # The Debian packages: built from a copy of the tree, installed (dpkg -x,
 # and dpkg -i for perfmon-dkms, purged after), checked (tests/package).
 package_suite() {
-	[ $# -gt 0 ] || set -- tests/package
-	if command -v bats >/dev/null; then
-		run_suite "package" "$PACKAGE_SUITE_TIMEOUT" bats --formatter tap "$@"
-	else
-		echo "not ok - bats is not installed (scripts/install-deps.sh installs it)" | tee -a "$log"
-	fi
+	bats_suite package "$PACKAGE_SUITE_TIMEOUT" tests/package "$@"
 }
 
 module_suite() {
