@@ -149,16 +149,44 @@ static int place_frames(struct px_chains *c, const struct px_location *loc,
 	return 0;
 }
 
+static int push_frame(struct px_chains *c, size_t *len, ssize_t id)
+{
+	if (id < 0)
+		return (int)id;
+	if (px_grow((void **)&c->stack, &c->stack_cap, *len, 1, sizeof(*c->stack), 256))
+		return -ENOMEM;
+	c->stack[(*len)++] = (uint32_t)id;
+	return 0;
+}
+
+/* A user frame that cannot be code of the process: 0, or an address in the
+ * kernel's half, read off a stack whose frame pointers lead nowhere.  It is
+ * unknown; naming it after whatever kernel symbol it hits would be garbage. */
+static int push_bad_user_frame(struct px_chains *c, uint64_t ip, size_t *len)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "?? ([unknown]+0x%" PRIx64 ")", ip);
+	return push_frame(c, len, px_cg_frame(c->cg, name, "[unknown]"));
+}
+
 /* Append the frames of one part of a chain (innermost first). */
 static int add_part(struct px_chains *c, struct px_symbols *res, const struct px_maps *maps,
-		    const uint64_t *ips, size_t n, size_t *len, uint64_t *unknown)
+		    const uint64_t *ips, size_t n, bool user, size_t *len, uint64_t *unknown)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct px_location *loc;
 		const struct place *pl;
-		/* a return address is after its call: resolve the call */
-		int ret = px_symbols_resolve(res, i ? ips[i] - 1 : ips[i], &loc);
+		int ret;
 
+		if (user && (!ips[i] || px_symbols_is_kernel_ip(ips[i]))) {
+			if ((ret = push_bad_user_frame(c, ips[i], len)))
+				return ret;
+			++*unknown;
+			continue;
+		}
+		/* a return address is after its call: resolve the call */
+		ret = px_symbols_resolve(res, i ? ips[i] - 1 : ips[i], &loc);
 		if (ret || (ret = place_frames(c, loc, maps, &pl)))
 			return ret;
 		if (px_grow((void **)&c->stack, &c->stack_cap, *len, pl->n,
@@ -168,16 +196,6 @@ static int add_part(struct px_chains *c, struct px_symbols *res, const struct px
 		*len += pl->n;
 		*unknown += !strcmp(loc->func, "??");
 	}
-	return 0;
-}
-
-static int push_frame(struct px_chains *c, size_t *len, ssize_t id)
-{
-	if (id < 0)
-		return (int)id;
-	if (px_grow((void **)&c->stack, &c->stack_cap, *len, 1, sizeof(*c->stack), 256))
-		return -ENOMEM;
-	c->stack[(*len)++] = (uint32_t)id;
 	return 0;
 }
 
@@ -199,8 +217,8 @@ int px_chains_add(struct px_chains *c, struct px_symbols *res, const struct px_m
 	int ret;
 
 	/* built innermost first, then turned around */
-	if ((ret = add_part(c, res, maps, ch->kernel, ch->nkernel, &len, unknown)) ||
-	    (ret = add_part(c, res, maps, ch->user, ch->nuser, &len, unknown)))
+	if ((ret = add_part(c, res, maps, ch->kernel, ch->nkernel, false, &len, unknown)) ||
+	    (ret = add_part(c, res, maps, ch->user, ch->nuser, true, &len, unknown)))
 		return ret;
 	if (ch->cut) {
 		if (c->truncated < 0)

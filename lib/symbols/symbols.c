@@ -688,7 +688,7 @@ static int resolve_user(struct px_symbols *res, struct px_location *loc)
 
 /* The upper half of the address space is the kernel's on the 64-bit
  * architectures this runs on. */
-static bool is_kernel_ip(uint64_t ip)
+bool px_symbols_is_kernel_ip(uint64_t ip)
 {
 	return sizeof(void *) == 8 ? (ip >> 63) != 0 : ip >= 0xc0000000u;
 }
@@ -718,7 +718,7 @@ int px_symbols_resolve(struct px_symbols *res, uint64_t ip,
 		.ip = ip, .module = unknown, .func = unknown, .file = unknown,
 		.serial = __atomic_add_fetch(&next_serial, 1, __ATOMIC_RELAXED),
 	};
-	rc = is_kernel_ip(ip) ? resolve_kernel(res, loc) : resolve_user(res, loc);
+	rc = px_symbols_is_kernel_ip(ip) ? resolve_kernel(res, loc) : resolve_user(res, loc);
 	if (rc || ipcache_insert(&res->cache, loc))
 		return px_fail(ENOMEM, "symbols: out of memory");
 	*out = res->last = loc;

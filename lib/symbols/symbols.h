@@ -109,6 +109,10 @@ int px_symbols_add_map(struct px_symbols *res, uint64_t start, uint64_t len,
 int px_symbols_refresh(struct px_symbols *res);
 void px_symbols_free(struct px_symbols *res);
 
+/* Whether ip is in the kernel's half of the address space (resolved
+ * through kallsyms rather than the process's maps). */
+bool px_symbols_is_kernel_ip(uint64_t ip);
+
 /* *out stays valid until px_symbols_free.  Returns 0 also when nothing
  * is known about ip (the fields then read "??"); -ENOMEM otherwise. */
 int px_symbols_resolve(struct px_symbols *res, uint64_t ip,

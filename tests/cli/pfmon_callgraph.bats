@@ -66,9 +66,15 @@ check_paths() {
 
 @test "frame pointers on the build without them: wrong chains, marked unknown, never garbage names" {
 	run -0 "$PFMON" "${SMPL[@]}" --call-graph=fp --folded="$T/f" "$CG/nofp/cgmain" 5
-	# each frame is a symbol, an inlined function or ?? (MODULE+0xOFFSET)
+	# each frame is a symbol, an inlined function or ?? (MODULE+0xOFFSET);
+	# a chain that runs to the depth limit (frame pointers in a loop) starts
+	# with [truncated] (test_chains: return addresses of 0 or in the
+	# kernel's half are ?? ([unknown]+0xADDRESS))
 	run -0 awk '{ sub(/ [0-9]+$/, ""); k = split($0, f, ";")
-		for (i = 1; i <= k; i++) if (f[i] !~ /^[A-Za-z_.@0-9]+$/ && f[i] !~ /^\?\? \([^ ]+\+0x[0-9a-f]+\)$/) { print "bad frame: " f[i]; exit 1 } }' "$T/f"
+		for (i = 1; i <= k; i++) {
+			if (i == 1 && f[i] == "[truncated]") continue
+			if (f[i] !~ /^[A-Za-z_.@0-9]+$/ && f[i] !~ /^\?\? \([^ ]+\+0x[0-9a-f]+\)$/) { print "bad frame: " f[i]; exit 1 }
+		} }' "$T/f"
 }
 
 @test "folded stacks parse back to the samples and to each function's children count" {

@@ -1,0 +1,82 @@
+/* Call chains into call-graph stacks (px_chains_add): the test's own
+ * functions resolved by name, outermost frame first; user frames that
+ * cannot be code (0, or an address in the kernel's half, read off a stack
+ * whose frame pointers lead nowhere) named unknown, never after a kernel
+ * symbol; a chain cut short ending in "[truncated]". */
+#include "tap.h"
+
+#include "callgraph.h"
+#include "error.h"
+#include "smpl_chains.h"
+#include "symbols.h"
+
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+__attribute__((noinline)) void chains_inner(void)
+{
+	__asm__ volatile("");
+}
+
+__attribute__((noinline)) void chains_outer(void)
+{
+	chains_inner();
+	__asm__ volatile("");
+}
+
+static const char *frame(const struct px_cg *g, const uint32_t *frames, size_t n, size_t i)
+{
+	return i < n ? px_cg_frame_name(g, frames[i]) : "(none)";
+}
+
+int main(void)
+{
+	struct px_symbols *res = NULL;
+	struct px_chains *c = NULL;
+	struct px_cg *g = NULL;
+	const uint32_t *frames;
+	size_t n;
+	uint64_t unknown = 0;
+	/* the sampled ip, then return addresses (resolved one byte back) */
+	const uint64_t user[] = {
+		(uintptr_t)chains_inner, (uintptr_t)chains_outer + 1,
+		0, 0xffffffff81000000ull, 0xffffffffffffffffull,
+	};
+	struct px_chain ch = { .user = user, .nuser = 2 };
+
+	if (!is_int(px_symbols_open_pid(&res, getpid(), NULL), 0, "resolver (%s)",
+		    px_last_error()) ||
+	    !is_int(px_cg_new(&g), 0, "call graph") ||
+	    !is_int(px_chains_new(&c, g), 0, "chains"))
+		return done_testing();
+
+	is_int(px_chains_add(c, res, NULL, 0, NULL, &ch, &frames, &n, &unknown), 0,
+	       "a good chain");
+	is_int((int)n, 2, "two frames");
+	is_str(frame(g, frames, n, 0), "chains_outer", "outermost first");
+	is_str(frame(g, frames, n, 1), "chains_inner", "then the sampled function");
+	is_int((int)unknown, 0, "nothing unknown");
+
+	ch.nuser = 5;
+	ch.cut = true;
+	is_int(px_chains_add(c, res, NULL, 0, "proc", &ch, &frames, &n, &unknown), 0,
+	       "a chain through garbage frame pointers");
+	is_int((int)n, 7, "root, [truncated] and five frames");
+	is_str(frame(g, frames, n, 0), "proc", "the root");
+	is_str(frame(g, frames, n, 1), "[truncated]", "then the cut");
+	is_str(frame(g, frames, n, 2), "?? ([unknown]+0xffffffffffffffff)",
+	       "-1 as a return address: unknown, not a kernel place");
+	is_str(frame(g, frames, n, 3), "?? ([unknown]+0xffffffff81000000)",
+	       "a kernel-half user frame: unknown, not a kernel symbol");
+	is_str(frame(g, frames, n, 4), "?? ([unknown]+0x0)",
+	       "0 as a return address: unknown, and not wrapped to -1");
+	is_str(frame(g, frames, n, 5), "chains_outer", "the good frames follow");
+	is_int((int)unknown, 3, "three unknown frames counted");
+	is_int((int)px_cg_total(g, 0), 2, "two samples counted");
+
+	px_chains_free(c);
+	px_cg_free(g);
+	px_symbols_free(res);
+	return done_testing();
+}
