@@ -116,6 +116,8 @@ struct px_smpl_set {
 	const struct px_smpl_pmd *pmds;
 };
 
+struct px_mapping;
+
 struct px_smpl_opts {
 	enum px_smpl_format format;
 	size_t entries;		/* buffer capacity in maximum-size samples;
@@ -138,6 +140,9 @@ struct px_smpl_opts {
 	/* every sample, in order, when its buffer (or half) is handed over;
 	 * a non-zero return is passed back by the call that handed it over */
 	px_sample_fn on_sample;
+	/* each file mapping the side band records, as it is drained during
+	 * the run (a hint: the session's records hold them all at the end) */
+	void (*on_map)(void *arg, const struct px_mapping *m);
 	void *arg;
 };
 

@@ -10,6 +10,7 @@
 #include "random.h"
 #include "interval.h"
 #include "mon_report.h"
+#include "prefetch.h"
 #include "procs.h"
 #include "sampler_module.h"
 #include "smpl_chains.h"
@@ -25,6 +26,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -428,6 +430,29 @@ static int keep_sample(void *arg, const struct px_sample *x)
 	return 0;
 }
 
+/* A file the command maps: its debug file is inflated while it runs. */
+static void prefetch_map(void *arg, const struct px_mapping *m)
+{
+	struct px_smpl_session *s = arg;
+
+	if (m->prot & PROT_EXEC)
+		px_prefetch_file(s->prefetch, m->path);
+}
+
+/* The resolution's slow reads, started now on another thread: the
+ * kernel's table when an event samples the kernel (prefetch.h). */
+static void prefetch_start(struct px_smpl_session *s)
+{
+	const struct px_smpl_session_opts *o = &s->o;
+	bool kernel = false;
+
+	for (size_t set = 0; set < o->nsets; set++)
+		for (size_t i = 0; i < o->sets[set].n; i++)
+			kernel |= o->pmds[set][i].long_period && !o->sets[set].events[i].exclude_kernel;
+	/* without it, the resolvers do the same work themselves */
+	(void)px_prefetch_start(&s->prefetch, kernel, o->kallsyms);
+}
+
 /* Keep the mappings /proc shows for pid now, as of time (procs.h: 0 at
  * the start, UINT64_MAX at its exit).  The module's per-task samplers get
  * no mapping records: the command stays traced (PTRACE_O_TRACEEXIT) and
@@ -636,6 +661,7 @@ static int sample_run(struct px_smpl_session *s)
 	int ret = 0;
 
 	sm.opts.on_sample = keep_sample;
+	sm.opts.on_map = prefetch_map;
 	sm.opts.arg = s;
 	if (o->print_interval_ns && o->interval_f && o->interval_out) {
 		mo.print_interval_ns = o->print_interval_ns;
@@ -1107,12 +1133,16 @@ int px_smpl_session_run(const struct px_smpl_session_opts *o,
 		return files_close(&fl, ret);
 	if (o->smpl.callgraph != PX_CALLGRAPH_NONE)
 		ret = px_cg_new(&s->cg);
-	if (!ret)
+	if (!ret) {
+		prefetch_start(s);
 		ret = sample_run(s);
+	}
 	if (!ret) {
 		struct timespec t0, t1;
 
 		clock_gettime(CLOCK_MONOTONIC, &t0);
+		/* what the prefetch has not finished is waited for on this clock */
+		px_prefetch_finish(s->prefetch);
 		ret = resolve_all(s, fl.has_samples ? &fl.samples : NULL);
 		if (!ret && s->cg && fl.has_folded)
 			ret = write_folded(s, fl.folded.f);
@@ -1122,9 +1152,12 @@ int px_smpl_session_run(const struct px_smpl_session_opts *o,
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		s->resolve_ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull +
 				(uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec;
-		return ret;
+	} else {
+		ret = files_close(&fl, ret);
 	}
-	return files_close(&fl, ret);
+	px_prefetch_free(s->prefetch);
+	s->prefetch = NULL;
+	return ret;
 }
 
 void px_smpl_session_free(struct px_smpl_session *s)

@@ -141,6 +141,7 @@ struct px_smpl_session {
 	size_t nchain_ips, chain_cap;
 	struct px_bigbuf stacks;
 	struct px_cg *cg;		/* the stacks, per profile event */
+	struct px_prefetch *prefetch;	/* during the run (prefetch.h) */
 	uint64_t frames;		/* frames resolved over all chains */
 	uint64_t unknown_frames;	/* of those: "??" */
 	uint64_t cut_chains;		/* chains cut short ([truncated]) */

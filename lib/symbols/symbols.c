@@ -6,6 +6,7 @@
  * on the innermost scope for the inline chain. */
 #include "symbols.h"
 #include "symbols_int.h"
+#include "debugcache.h"
 #include "error.h"
 #include "grow.h"
 #include "ipcache.h"
@@ -142,6 +143,52 @@ static pthread_mutex_t kdefault_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct px_ksyms *kdefault;
 static int kdefault_refs;
 
+/* The shared table with one more reference, loaded if it was not; NULL
+ * when /proc/kallsyms cannot be read.  A caller that comes while another
+ * loads it waits for that load. */
+static struct px_ksyms *kdefault_get(void)
+{
+	struct px_ksyms *k;
+
+	pthread_mutex_lock(&kdefault_lock);
+	if (!kdefault)
+		kdefault = px_ksyms_load("/proc/kallsyms");
+	if (kdefault)
+		kdefault_refs++;
+	k = kdefault;
+	pthread_mutex_unlock(&kdefault_lock);
+	return k;
+}
+
+static void kdefault_put(void)
+{
+	pthread_mutex_lock(&kdefault_lock);
+	if (--kdefault_refs == 0) {
+		px_ksyms_free(kdefault);
+		kdefault = NULL;
+	}
+	pthread_mutex_unlock(&kdefault_lock);
+}
+
+/* PX_KALLSYMS: another kernel symbol table than /proc/kallsyms, for tests
+ * of the fallback to [kernel] (an empty or zeroed file). */
+static const char *kallsyms_path(const char *opt)
+{
+	const char *path = opt ? opt : getenv("PX_KALLSYMS");
+
+	return path && *path ? path : NULL;
+}
+
+bool px_symbols_kernel_hold(const char *kallsyms)
+{
+	return !kallsyms_path(kallsyms) && kdefault_get();
+}
+
+void px_symbols_kernel_release(void)
+{
+	kdefault_put();
+}
+
 /* ---- the resolver ---- */
 
 struct px_symbols {
@@ -223,19 +270,40 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *name,
 	return -1;
 }
 
-/* Separate debug files: by build-id, then by .gnu_debuglink, on this
- * machine.  libdwfl's standard search then asks debuginfod, and starting
- * its client (libcurl) costs 20 to 40 ms per process even when
- * DEBUGINFOD_URLS is unset and it can find nothing: it is asked only when
- * DEBUGINFOD_URLS names a server. */
+/* The inflated copy of the module's separate debug file, when a sampling
+ * session made one during the run (debugcache.h).  Not for a dwz
+ * supplementary file, which libdwfl asks for with the alternate file's
+ * name as the debuglink and no CRC: that is another file than the
+ * module's build-id names.  libdwfl's own search cannot be given the copy
+ * afterwards: dwfl_build_id_find_debuginfo keeps the Elf it opened. */
+static int find_inflated(Dwfl_Module *mod, const char *debuglink_file,
+			 GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	const unsigned char *id;
+	GElf_Addr vaddr;
+	int len;
+
+	if (debuglink_file && !debuglink_crc)
+		return -1;
+	len = dwfl_module_build_id(mod, &id, &vaddr);
+	return len > 0 ? px_debugcache_find(id, (size_t)len, debuginfo_file_name) : -1;
+}
+
+/* Separate debug files: inflated during the run, by build-id, then by
+ * .gnu_debuglink, on this machine.  libdwfl's standard search then asks
+ * debuginfod, and starting its client (libcurl) costs 20 to 40 ms per
+ * process even when DEBUGINFOD_URLS is unset and it can find nothing: it
+ * is asked only when DEBUGINFOD_URLS names a server. */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 			  Dwarf_Addr base, const char *file_name,
 			  const char *debuglink_file, GElf_Word debuglink_crc,
 			  char **debuginfo_file_name)
 {
 	const char *urls = getenv("DEBUGINFOD_URLS");
-	int fd;
+	int fd = find_inflated(mod, debuglink_file, debuglink_crc, debuginfo_file_name);
 
+	if (fd >= 0)
+		return fd;
 	if (urls && *urls)
 		return dwfl_standard_find_debuginfo(mod, userdata, modname, base,
 						    file_name, debuglink_file,
@@ -262,10 +330,8 @@ static int symbols_new(struct px_symbols **out, const struct px_symbols_opts *op
 	if (opts && opts->debuginfo_path &&
 	    !(res->debuginfo_path = strdup(opts->debuginfo_path)))
 		goto out_nomem;
-	/* PX_KALLSYMS: another kernel symbol table than /proc/kallsyms, for
-	 * tests of the fallback to [kernel] (an empty or zeroed file) */
-	kallsyms = opts && opts->kallsyms ? opts->kallsyms : getenv("PX_KALLSYMS");
-	if (kallsyms && *kallsyms && !(res->kallsyms_path = strdup(kallsyms)))
+	kallsyms = kallsyms_path(opts ? opts->kallsyms : NULL);
+	if (kallsyms && !(res->kallsyms_path = strdup(kallsyms)))
 		goto out_nomem;
 	res->functions_only = opts && opts->functions_only;
 	res->callbacks.find_elf = find_elf;
@@ -479,12 +545,7 @@ void px_symbols_free(struct px_symbols *res)
 	if (res->ksyms && res->kallsyms_path) {
 		px_ksyms_free(res->ksyms);
 	} else if (res->ksyms) {
-		pthread_mutex_lock(&kdefault_lock);
-		if (--kdefault_refs == 0) {
-			px_ksyms_free(kdefault);
-			kdefault = NULL;
-		}
-		pthread_mutex_unlock(&kdefault_lock);
+		kdefault_put();
 	}
 	px_maps_free(&res->maps);
 	ipcache_free(&res->cache);
@@ -522,14 +583,7 @@ static struct px_ksyms *kernel_table(struct px_symbols *res)
 		res->ksyms = px_ksyms_load(res->kallsyms_path);
 		return res->ksyms;
 	}
-	pthread_mutex_lock(&kdefault_lock);
-	if (!kdefault)
-		kdefault = px_ksyms_load("/proc/kallsyms");
-	if (kdefault) {
-		kdefault_refs++;
-		res->ksyms = kdefault;
-	}
-	pthread_mutex_unlock(&kdefault_lock);
+	res->ksyms = kdefault_get();
 	return res->ksyms;
 }
 

@@ -109,6 +109,15 @@ int px_symbols_add_map(struct px_symbols *res, uint64_t start, uint64_t len,
 int px_symbols_refresh(struct px_symbols *res);
 void px_symbols_free(struct px_symbols *res);
 
+/* Hold the kernel's table that resolvers share (/proc/kallsyms, unless
+ * kallsyms or PX_KALLSYMS names another file: then nothing is held and
+ * false is returned), loading it now if it is not loaded: a sampling
+ * session does it on another thread during the run, and its resolvers,
+ * after the run, find it loaded or wait for the load.  True when held;
+ * each hold is released once. */
+bool px_symbols_kernel_hold(const char *kallsyms);
+void px_symbols_kernel_release(void);
+
 /* Whether ip is in the kernel's half of the address space (resolved
  * through kallsyms rather than the process's maps). */
 bool px_symbols_is_kernel_ip(uint64_t ip);

@@ -410,7 +410,7 @@ static int m_open_sets(const struct px_smpl_set *sets, size_t nsets,
 	/* per CPU: every task's mappings and names from a side band */
 	if (t->pid < 0) {
 		s->rec = malloc(PX_RING_MAX_RECORD);
-		ret = s->rec ? px_sideband_open(&s->side, t, t->cpu, false) :
+		ret = s->rec ? px_sideband_open(&s->side, t, t->cpu, false, s->o.on_map != NULL) :
 			       px_fail(ENOMEM, "out of memory");
 		if (ret)
 			goto out_close;
@@ -581,7 +581,7 @@ static int m_drain(struct msampler *s)
 		if (m.type == PFM_MSG_OVFL && (ret = m_notification(s)))
 			return ret;
 	}
-	if (s->side.fd >= 0 && (ret = px_sideband_drain(&s->side, s->rec, &s->records)))
+	if (s->side.fd >= 0 && (ret = px_sideband_drain(&s->side, s->rec, &s->records, &s->o)))
 		return ret;
 	return s->cb_ret;
 }

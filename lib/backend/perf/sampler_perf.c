@@ -271,7 +271,7 @@ static int open_ring(struct px_sampler *s, const struct px_event *evs,
 	 * kernel reports lost in the samples' ring is an overflow */
 	if (s->o.no_sideband)
 		return 0;
-	return px_sideband_open(&r->side, t, r->cpu, s->stops);
+	return px_sideband_open(&r->side, t, r->cpu, s->stops, s->o.on_map != NULL);
 }
 
 static void close_ring(struct px_sampler *s, struct ring *r)
@@ -952,7 +952,7 @@ int px_sampler_drain(struct px_sampler *s)
 	int ret;
 
 	for (size_t r = 0; r < s->nrings; r++)
-		if ((ret = px_sideband_drain(&s->rings[r].side, s->rec, &s->records)) ||
+		if ((ret = px_sideband_drain(&s->rings[r].side, s->rec, &s->records, &s->o)) ||
 		    (ret = drain_ring(s, &s->rings[r])))
 			return ret;
 	if (s->stops && (ret = note_reloads(s)))

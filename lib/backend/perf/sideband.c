@@ -19,7 +19,7 @@ void px_records_free(struct px_records *r)
 }
 
 int px_sideband_open(struct px_sideband *sb, const struct px_target *t, int cpu,
-		     bool remove_on_exec)
+		     bool remove_on_exec, bool wake_each)
 {
 	struct perf_event_attr a;
 	int fd;
@@ -43,8 +43,10 @@ int px_sideband_open(struct px_sideband *sb, const struct px_target *t, int cpu,
 	a.task = 1;
 	a.sample_id_all = 1;
 	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	/* the kernel wakes a side band's reader by its watermark alone
+	 * (wakeup_events counts samples): one byte is every record */
 	a.watermark = 1;
-	a.wakeup_watermark = SIDE_RING_PAGES / 2 * (uint32_t)sysconf(_SC_PAGESIZE);
+	a.wakeup_watermark = wake_each ? 1 : SIDE_RING_PAGES / 2 * (uint32_t)sysconf(_SC_PAGESIZE);
 	fd = px_perf_event_open(&a, t->pid, cpu, -1);
 	if (fd < 0)
 		return px_fail(-fd, "cannot record the mappings of the sampled tasks: %s",
@@ -169,9 +171,14 @@ static int decode(void *arg, uint64_t pos, const unsigned char *p, size_t size)
 }
 
 int px_sideband_drain(struct px_sideband *sb, unsigned char *scratch,
-		      struct px_records *r)
+		      struct px_records *r, const struct px_smpl_opts *o)
 {
-	return px_ring_drain(&sb->ring, scratch, decode, r);
+	size_t before = r->nmaps;
+	int ret = px_ring_drain(&sb->ring, scratch, decode, r);
+
+	for (size_t i = before; o && o->on_map && i < r->nmaps; i++)
+		o->on_map(o->arg, &r->maps[i]);
+	return ret;
 }
 
 void px_sideband_close(struct px_sideband *sb)

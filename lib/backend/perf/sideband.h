@@ -33,14 +33,17 @@ struct px_sideband {
 
 /* Open the dummy event on t's task (its inherit and enable_on_exec) or on
  * cpu (t->pid -1), disabled; remove_on_exec for a sampler whose events
- * end at exec.  0 or -errno with px_last_error(). */
+ * end at exec; wake_each: its fd polls readable at each record (a tool
+ * told of each mapping as it comes), not only when half full.  0 or
+ * -errno with px_last_error(). */
 int px_sideband_open(struct px_sideband *sb, const struct px_target *t, int cpu,
-		     bool remove_on_exec);
+		     bool remove_on_exec, bool wake_each);
 int px_sideband_enable(struct px_sideband *sb);
 int px_sideband_disable(struct px_sideband *sb);
-/* Decode what its ring holds into r.  scratch: PX_RING_MAX_RECORD bytes. */
+/* Decode what its ring holds into r, and tell o->on_map (o may be NULL)
+ * of each mapping decoded.  scratch: PX_RING_MAX_RECORD bytes. */
 int px_sideband_drain(struct px_sideband *sb, unsigned char *scratch,
-		      struct px_records *r);
+		      struct px_records *r, const struct px_smpl_opts *o);
 void px_sideband_close(struct px_sideband *sb);
 
 #endif
