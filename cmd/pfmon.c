@@ -569,9 +569,15 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 	} else {
 		/* the session's settings (pmds) serve the report too */
 		px_smpl_report_print(out->f ? out->f : stdout, &ss, &pr);
-		if (o->verbose)
+		if (o->verbose) {
+			if (ss.ahead_kernel || ss.ahead_files)
+				fprintf(stderr, "pfmon: read ahead during the run: %s%zu debug "
+					"files inflated (%.1f MB), in %.3f ms\n",
+					ss.ahead_kernel ? "the kernel's symbols, " : "",
+					ss.ahead_files, ss.ahead_bytes / 1e6, ss.ahead_ns / 1e6);
 			fprintf(stderr, "pfmon: resolved %zu samples in %.3f ms\n", ss.nrecs,
 				ss.resolve_ns / 1e6);
+		}
 		ret = ss.run.exit_code;
 	}
 	px_smpl_session_free(&ss);

@@ -439,8 +439,21 @@ static void prefetch_map(void *arg, const struct px_mapping *m)
 		px_prefetch_file(s->prefetch, m->path);
 }
 
+/* Whether the resolution reads DWARF (lines, inline chains: call chains
+ * name their inlined functions), or only the symbol tables, as perf
+ * report's default sort needs. */
+static bool reads_dwarf(const struct px_smpl_session *s)
+{
+	const struct px_smpl_session_opts *o = &s->o;
+
+	return o->resolve || s->cg ||
+	       (o->by != PX_PROFILE_FUNCTIONS && px_profile_by_place(o->by));
+}
+
 /* The resolution's slow reads, started now on another thread: the
- * kernel's table when an event samples the kernel (prefetch.h). */
+ * kernel's table when an event samples the kernel, the inflation of the
+ * mapped files' compressed debug files when DWARF is read (prefetch.h).
+ * Without the thread, the resolvers do the same work themselves. */
 static void prefetch_start(struct px_smpl_session *s)
 {
 	const struct px_smpl_session_opts *o = &s->o;
@@ -448,9 +461,21 @@ static void prefetch_start(struct px_smpl_session *s)
 
 	for (size_t set = 0; set < o->nsets; set++)
 		for (size_t i = 0; i < o->sets[set].n; i++)
-			kernel |= o->pmds[set][i].long_period && !o->sets[set].events[i].exclude_kernel;
-	/* without it, the resolvers do the same work themselves */
-	(void)px_prefetch_start(&s->prefetch, kernel, o->kallsyms);
+			kernel |= o->pmds[set][i].long_period &&
+				  !o->sets[set].events[i].exclude_kernel;
+	if (kernel || reads_dwarf(s))
+		(void)px_prefetch_start(&s->prefetch, kernel, o->kallsyms);
+}
+
+static void keep_prefetch_stats(struct px_smpl_session *s)
+{
+	struct px_prefetch_stats st;
+
+	px_prefetch_stats(s->prefetch, &st);
+	s->ahead_kernel = st.kernel;
+	s->ahead_files = st.files;
+	s->ahead_bytes = st.bytes;
+	s->ahead_ns = st.busy_ns;
 }
 
 /* Keep the mappings /proc shows for pid now, as of time (procs.h: 0 at
@@ -661,7 +686,7 @@ static int sample_run(struct px_smpl_session *s)
 	int ret = 0;
 
 	sm.opts.on_sample = keep_sample;
-	sm.opts.on_map = prefetch_map;
+	sm.opts.on_map = s->prefetch && reads_dwarf(s) ? prefetch_map : NULL;
 	sm.opts.arg = s;
 	if (o->print_interval_ns && o->interval_f && o->interval_out) {
 		mo.print_interval_ns = o->print_interval_ns;
@@ -945,9 +970,7 @@ static int resolve_all(struct px_smpl_session *s, struct px_smpl_out *out)
 	int ret;
 
 	r.opts.kallsyms = o->kallsyms;
-	/* call chains name their inlined functions */
-	r.opts.functions_only = !o->resolve && !s->cg &&
-				(o->by == PX_PROFILE_FUNCTIONS || !by_place);
+	r.opts.functions_only = !reads_dwarf(s);
 	if ((ret = px_profile_new(&s->profile, o->by)))
 		return ret;
 	if (s->cg && (ret = px_chains_new(&chains, s->cg)))
@@ -1143,6 +1166,7 @@ int px_smpl_session_run(const struct px_smpl_session_opts *o,
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		/* what the prefetch has not finished is waited for on this clock */
 		px_prefetch_finish(s->prefetch);
+		keep_prefetch_stats(s);
 		ret = resolve_all(s, fl.has_samples ? &fl.samples : NULL);
 		if (!ret && s->cg && fl.has_folded)
 			ret = write_folded(s, fl.folded.f);

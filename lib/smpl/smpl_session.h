@@ -147,6 +147,11 @@ struct px_smpl_session {
 	uint64_t cut_chains;		/* chains cut short ([truncated]) */
 	uint64_t resolve_ns;		/* wall time of the resolution step:
 					 * symbols, chains, profiles, files */
+	/* read ahead during the run on another thread (lib/symbols/
+	 * prefetch.h): the kernel's table, debug files inflated */
+	bool ahead_kernel;
+	size_t ahead_files;
+	uint64_t ahead_bytes, ahead_ns;
 	int cb_error;
 	uint64_t iv_samples, iv_lost;	/* at the last interval */
 };

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 struct px_prefetch {
@@ -28,7 +29,16 @@ struct px_prefetch {
 	size_t nseen;
 	size_t next;		/* seen[next..] wait for the thread */
 	bool running;		/* the thread was started and not joined */
+	struct px_prefetch_stats st;	/* the thread's, read after the join */
 };
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
 
 /* Where a file's separate debug file is, by its build-id, or false. */
 static bool debug_file_of(const char *path, char *out, size_t len)
@@ -63,11 +73,16 @@ static void *run(void *arg)
 	struct px_prefetch *p = arg;
 	char debug[PATH_MAX];
 
+	uint64_t t0 = now_ns();
+
 	if (p->kernel)
 		p->kernel_held = px_symbols_kernel_hold(p->kallsyms);
+	p->st.kernel = p->kernel_held;
+	p->st.busy_ns += now_ns() - t0;
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
 		const char *path;
+		size_t before;
 
 		while (!p->stop && p->next == p->nseen)
 			pthread_cond_wait(&p->wake, &p->lock);
@@ -77,8 +92,15 @@ static void *run(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		/* a file that cannot be inflated is left to libdw, as without
 		 * the prefetch */
+		t0 = now_ns();
+		before = px_debugcache_bytes();
 		if (debug_file_of(path, debug, sizeof(debug)))
 			(void)px_debugcache_add(debug);
+		if (px_debugcache_bytes() > before) {
+			p->st.files++;
+			p->st.bytes += px_debugcache_bytes() - before;
+		}
+		p->st.busy_ns += now_ns() - t0;
 		pthread_mutex_lock(&p->lock);
 	}
 	pthread_mutex_unlock(&p->lock);
@@ -146,6 +168,14 @@ void px_prefetch_finish(struct px_prefetch *p)
 	pthread_mutex_unlock(&p->lock);
 	pthread_join(p->thread, NULL);
 	p->running = false;
+}
+
+void px_prefetch_stats(const struct px_prefetch *p, struct px_prefetch_stats *st)
+{
+	if (p && !p->running)
+		*st = p->st;
+	else
+		memset(st, 0, sizeof(*st));
 }
 
 void px_prefetch_free(struct px_prefetch *p)

@@ -11,6 +11,8 @@
 #define PX_PREFETCH_H
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
 
 struct px_prefetch;
 
@@ -26,6 +28,17 @@ void px_prefetch_file(struct px_prefetch *p, const char *path);
 /* Drop the files not started, and wait for the thread to finish its
  * current piece of work. */
 void px_prefetch_finish(struct px_prefetch *p);
+
+/* What the thread did (after px_prefetch_finish): the kernel's table
+ * loaded, the debug files inflated and their inflated bytes, and the wall
+ * time it spent working. */
+struct px_prefetch_stats {
+	bool kernel;
+	size_t files;
+	uint64_t bytes;
+	uint64_t busy_ns;
+};
+void px_prefetch_stats(const struct px_prefetch *p, struct px_prefetch_stats *st);
 
 /* Finish, then let go of the kernel's table and the inflated copies (the
  * resolvers still open keep theirs). */

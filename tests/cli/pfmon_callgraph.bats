@@ -201,3 +201,16 @@ assert n > 0' "$T/s.json"
 	wait "$pid" || true
 	grep -q '^cgmain;.*;main;a;b;leaf [0-9]*$' "$T/f"
 }
+
+@test "pfmon -v: the kernel's symbols and libc's compressed debug file are read during the run" {
+	run -0 --separate-stderr "$PFMON" -v "${SMPL[@]}" --call-graph=fp "$CG/fp/cgmain" 5
+	# libc6-dbg ships libc's debug file compressed: it is inflated ahead
+	grep -E "^pfmon: read ahead during the run: the kernel's symbols, [1-9][0-9]* debug files inflated \([0-9.]+ MB\), in [0-9.]+ ms$" <<<"$stderr"
+	grep -E "^pfmon: resolved [0-9]+ samples in [0-9.]+ ms$" <<<"$stderr"
+	# (test_debugcache: libc resolves through the copy as through its file)
+	# user-only functions need neither: nothing is read ahead
+	run -0 --separate-stderr "$PFMON" -v -e cpu-clock:u --long-smpl-periods=500000 \
+		"$CG/fp/cgmain" 5
+	! grep -q "read ahead" <<<"$stderr"
+	grep -q "^pfmon: resolved" <<<"$stderr"
+}

@@ -132,14 +132,12 @@ struct place {
 	char inl[128];
 };
 
-/* Resolve ips through a new resolver of this process (libc's debug files
- * in the system's places). */
-static int resolve_self(struct place *p, const uint64_t *ips, size_t n)
+/* Resolve ips with res into p, then free res. */
+static int resolve_with(struct px_symbols *res, struct place *p, const uint64_t *ips, size_t n)
 {
-	struct px_symbols *res = NULL;
-	int ret = px_symbols_open_pid(&res, getpid(), NULL);
+	int ret = 0;
 
-	for (size_t i = 0; !ret && i < n; i++) {
+	for (size_t i = 0; i < n && !ret; i++) {
 		const struct px_location *loc;
 
 		ret = px_symbols_resolve(res, ips[i], &loc);
@@ -154,6 +152,16 @@ static int resolve_self(struct place *p, const uint64_t *ips, size_t n)
 	}
 	px_symbols_free(res);
 	return ret;
+}
+
+/* Resolve ips through a new resolver of this process (libc's debug files
+ * in the system's places). */
+static int resolve_self(struct place *p, const uint64_t *ips, size_t n)
+{
+	struct px_symbols *res = NULL;
+	int ret = px_symbols_open_pid(&res, getpid(), NULL);
+
+	return ret ? ret : resolve_with(res, p, ips, n);
 }
 
 /* Resolve the workload's functions through a new resolver of the stripped
@@ -174,20 +182,8 @@ static int resolve(struct place *p, const uint64_t *ips, size_t n)
 					  exe))
 		return -1;
 	ret = px_symbols_open_maps(&res, &maps, &opts);
-	for (size_t i = 0; !ret && i < n; i++) {
-		const struct px_location *loc;
-
-		ret = px_symbols_resolve(res, ips[i], &loc);
-		if (ret)
-			break;
-		snprintf(p[i].func, sizeof(p[i].func), "%s", loc->func);
-		snprintf(p[i].file, sizeof(p[i].file), "%s", loc->file);
-		p[i].line = loc->line;
-		p[i].n_inline = loc->n_inline;
-		snprintf(p[i].inl, sizeof(p[i].inl), "%s",
-			 loc->n_inline ? loc->inlines[0].func : "");
-	}
-	px_symbols_free(res);
+	if (!ret)
+		ret = resolve_with(res, p, ips, n);
 	px_maps_free(&maps);
 	return ret;
 }
