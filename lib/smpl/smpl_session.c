@@ -453,11 +453,16 @@ static bool reads_dwarf(const struct px_smpl_session *s)
 /* The resolution's slow reads, started now on another thread: the
  * kernel's table when an event samples the kernel, the inflation of the
  * mapped files' compressed debug files when DWARF is read (prefetch.h).
- * Without the thread, the resolvers do the same work themselves. */
+ * Without the thread, the resolvers do the same work themselves, as they
+ * do system-wide: there the thread's work would be sampled into the
+ * profile it is for, and taken from the CPUs being measured. */
 static void prefetch_start(struct px_smpl_session *s)
 {
 	const struct px_smpl_session_opts *o = &s->o;
 	bool kernel = false;
+
+	if (o->ncpus)
+		return;
 
 	for (size_t set = 0; set < o->nsets; set++)
 		for (size_t i = 0; i < o->sets[set].n; i++)
