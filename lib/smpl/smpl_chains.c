@@ -159,8 +159,9 @@ static int push_frame(struct px_chains *c, size_t *len, ssize_t id)
 	return 0;
 }
 
-/* A user frame that cannot be code of the process: 0, or an address in the
- * kernel's half, read off a stack whose frame pointers lead nowhere.  It is
+/* A user frame that cannot be code of the process: an address in the
+ * kernel's half, or a sampled address of 0 (a call through a null
+ * pointer), read off a stack whose frame pointers lead nowhere.  It is
  * unknown; naming it after whatever kernel symbol it hits would be garbage. */
 static int push_bad_user_frame(struct px_chains *c, uint64_t ip, size_t *len)
 {
@@ -179,6 +180,11 @@ static int add_part(struct px_chains *c, struct px_symbols *res, const struct px
 		const struct place *pl;
 		int ret;
 
+		/* a return address of 0 is no call: the frame pointers led
+		 * into zeroed memory, and the walk ends there, as an unwinder
+		 * ends at a frame whose return address is 0 */
+		if (user && i && !ips[i])
+			break;
 		if (user && (!ips[i] || px_symbols_is_kernel_ip(ips[i]))) {
 			if ((ret = push_bad_user_frame(c, ips[i], len)))
 				return ret;

@@ -1,9 +1,10 @@
 /* A sample's call chain as the call graph counts it: each address
  * resolved (the sampled one as is, return addresses at the call, one byte
  * back), each place expanded into its inlined functions, unknown places
- * named "?? (MODULE+0xOFFSET)", user addresses that cannot be code (0,
+ * named "?? (MODULE+0xOFFSET)", user addresses that cannot be code (in
  * the kernel's half: garbage frame pointers) "?? ([unknown]+0xADDRESS)",
- * a chain cut short ended by "[truncated]",
+ * the user part ended at a return address of 0, a chain cut short ended
+ * by "[truncated]",
  * and the stack counted in the session's call graph (lib/profile/
  * callgraph.h), outermost frame first.  Internal to lib/smpl. */
 #ifndef PX_SMPL_CHAINS_H

@@ -1,8 +1,9 @@
 /* Call chains into call-graph stacks (px_chains_add): the test's own
  * functions resolved by name, outermost frame first; user frames that
- * cannot be code (0, or an address in the kernel's half, read off a stack
- * whose frame pointers lead nowhere) named unknown, never after a kernel
- * symbol; a chain cut short ending in "[truncated]". */
+ * cannot be code (an address in the kernel's half, read off a stack whose
+ * frame pointers lead nowhere) named unknown, never after a kernel
+ * symbol; a return address of 0 ending the walk; a sampled address of 0
+ * unknown; a chain cut short ending in "[truncated]". */
 #include "tap.h"
 
 #include "callgraph.h"
@@ -38,11 +39,13 @@ int main(void)
 	const uint32_t *frames;
 	size_t n;
 	uint64_t unknown = 0;
-	/* the sampled ip, then return addresses (resolved one byte back) */
+	/* the sampled ip, then return addresses (resolved one byte back); a
+	 * return address of 0 ends the walk */
 	const uint64_t user[] = {
 		(uintptr_t)chains_inner, (uintptr_t)chains_outer + 1,
-		0, 0xffffffff81000000ull, 0xffffffffffffffffull,
+		0xffffffff81000000ull, 0xffffffffffffffffull, 0, (uintptr_t)chains_outer + 1,
 	};
+	const uint64_t null_call[] = { 0, (uintptr_t)chains_outer + 1 };
 	struct px_chain ch = { .user = user, .nuser = 2 };
 
 	if (!is_int(px_symbols_open_pid(&res, getpid(), NULL), 0, "resolver (%s)",
@@ -58,22 +61,30 @@ int main(void)
 	is_str(frame(g, frames, n, 1), "chains_inner", "then the sampled function");
 	is_int((int)unknown, 0, "nothing unknown");
 
-	ch.nuser = 5;
+	ch.nuser = 6;
 	ch.cut = true;
 	is_int(px_chains_add(c, res, NULL, 0, "proc", &ch, &frames, &n, &unknown), 0,
 	       "a chain through garbage frame pointers");
-	is_int((int)n, 7, "root, [truncated] and five frames");
+	is_int((int)n, 6, "root, [truncated] and four frames");
 	is_str(frame(g, frames, n, 0), "proc", "the root");
 	is_str(frame(g, frames, n, 1), "[truncated]", "then the cut");
 	is_str(frame(g, frames, n, 2), "?? ([unknown]+0xffffffffffffffff)",
 	       "-1 as a return address: unknown, not a kernel place");
 	is_str(frame(g, frames, n, 3), "?? ([unknown]+0xffffffff81000000)",
 	       "a kernel-half user frame: unknown, not a kernel symbol");
-	is_str(frame(g, frames, n, 4), "?? ([unknown]+0x0)",
-	       "0 as a return address: unknown, and not wrapped to -1");
-	is_str(frame(g, frames, n, 5), "chains_outer", "the good frames follow");
-	is_int((int)unknown, 3, "three unknown frames counted");
-	is_int((int)px_cg_total(g, 0), 2, "two samples counted");
+	is_str(frame(g, frames, n, 4), "chains_outer", "the good frames follow");
+	is_int((int)unknown, 2, "two unknown frames counted; the 0 ended the walk");
+
+	ch = (struct px_chain){ .user = null_call, .nuser = 2 };
+	unknown = 0;
+	is_int(px_chains_add(c, res, NULL, 0, NULL, &ch, &frames, &n, &unknown), 0,
+	       "a call through a null pointer");
+	is_int((int)n, 2, "two frames");
+	is_str(frame(g, frames, n, 1), "?? ([unknown]+0x0)",
+	       "sampled at 0: unknown, and not wrapped to -1");
+	is_str(frame(g, frames, n, 0), "chains_outer", "its caller");
+	is_int((int)unknown, 1, "one unknown frame");
+	is_int((int)px_cg_total(g, 0), 3, "three samples counted");
 
 	px_chains_free(c);
 	px_cg_free(g);
