@@ -489,34 +489,61 @@ static void keep_prefetch_stats(struct px_smpl_session *s)
  * its mappings are read when it stops at its exit, its memory still there
  * (the spec's /proc snapshots, section 6.3.2, taken at the one moment that
  * sees them all). */
-static int snapshot_maps(struct px_smpl_session *s, pid_t pid, uint64_t time)
+/* Keep maps as process pid's, as of time. */
+static int keep_maps(struct px_smpl_session *s, const struct px_maps *maps, pid_t pid,
+		     uint64_t time)
 {
-	struct px_maps maps = { 0 };
-	int ret = px_maps_snapshot(&maps, pid);
 	void *g;
 
-	if (ret || !maps.n)
-		goto out;
-	g = realloc(s->maps, (s->nmaps + maps.n) * sizeof(*s->maps));
-	if (!g) {
-		ret = px_fail(ENOMEM, "out of memory");
-		goto out;
-	}
+	if (!maps->n)
+		return 0;
+	g = realloc(s->maps, (s->nmaps + maps->n) * sizeof(*s->maps));
+	if (!g)
+		return px_fail(ENOMEM, "out of memory");
 	s->maps = g;
-	for (size_t i = 0; i < maps.n; i++) {
+	for (size_t i = 0; i < maps->n; i++) {
 		struct px_mapping *m = &s->maps[s->nmaps++];
 
 		memset(m, 0, sizeof(*m));
 		m->pid = m->tid = (uint32_t)pid;
 		m->time = time;
-		m->start = maps.v[i].start;
-		m->len = maps.v[i].len;
-		m->pgoff = maps.v[i].pgoff;
-		snprintf(m->path, sizeof(m->path), "%s", maps.v[i].path);
+		m->start = maps->v[i].start;
+		m->len = maps->v[i].len;
+		m->pgoff = maps->v[i].pgoff;
+		snprintf(m->path, sizeof(m->path), "%s", maps->v[i].path);
 	}
-out:
+	return 0;
+}
+
+static int snapshot_maps(struct px_smpl_session *s, pid_t pid, uint64_t time)
+{
+	struct px_maps maps = { 0 };
+	int ret = px_maps_snapshot(&maps, pid);
+
+	if (!ret)
+		ret = keep_maps(s, &maps, pid, time);
 	px_maps_free(&maps);
 	return ret;
+}
+
+/* Whether process pid's exec was recorded (a COMM record of it). */
+static bool exec_recorded(const struct px_smpl_session *s, pid_t pid)
+{
+	for (size_t i = 0; i < s->ntasks; i++)
+		if (s->tasks[i].kind == PX_TASK_COMM && s->tasks[i].exec &&
+		    s->tasks[i].pid == (uint32_t)pid)
+			return true;
+	return false;
+}
+
+/* The command before its exec is this process forked: its program then is
+ * ours (self, read before the fork), the program a sample taken during
+ * the exec has the user registers of (count_chain).  Kept only once the
+ * exec is on record, which makes them the command's first epoch alone. */
+static int keep_pre_exec_maps(struct px_smpl_session *s, const struct px_maps *self,
+			      pid_t pid)
+{
+	return pid > 0 && exec_recorded(s, pid) ? keep_maps(s, self, pid, 0) : 0;
 }
 
 /* Keep process pid's name and mappings as /proc shows them now, as of the
@@ -688,6 +715,7 @@ static int sample_run(struct px_smpl_session *s)
 		.on_start = o->on_start, .start_arg = o->start_arg,
 	};
 	struct px_monitor m;
+	struct px_maps self = { 0 };
 	int ret = 0;
 
 	sm.opts.on_sample = keep_sample;
@@ -702,6 +730,8 @@ static int sample_run(struct px_smpl_session *s)
 		ret = snapshot_system(s);
 	else if (o->attach_pid > 0)
 		ret = snapshot_process(s, o->attach_pid);
+	else if (perf && o->argv)	/* ours are the command's before its exec */
+		(void)px_maps_snapshot(&self, 0);
 	if (ret)
 		return ret;
 	px_fail(0, "%s", "");
@@ -721,6 +751,9 @@ static int sample_run(struct px_smpl_session *s)
 		for (size_t k = 0; k < m.nsamplers && !ret; k++)
 			if (m.units[i].samplers[k])
 				ret = keep_records(s, m.units[i].samplers[k]);
+	if (!ret && self.n && m.nunits)
+		ret = keep_pre_exec_maps(s, &self, m.units[0].pid);
+	px_maps_free(&self);
 	px_monitor_free(&m);
 	return ret;
 }
@@ -900,6 +933,53 @@ static int unwind_user(struct px_smpl_session *s, struct px_symbols *res,
 	return ret;
 }
 
+/* The user address in a sample's registers: its chain's first user frame
+ * (frame pointers), or the IP of its registers (DWARF: rip is DWARF
+ * register 16). */
+static uint64_t user_ip(const struct px_smpl_session *s, const struct px_smpl_rec *rec,
+			const struct px_chain *c)
+{
+	uint64_t ip = 0;
+
+	if (rec->has_stack)
+		memcpy(&ip, (const char *)s->stacks.p + rec->soff + 8 * 16, sizeof(ip));
+	else if (c->nuser)
+		ip = c->user[0];
+	return ip;
+}
+
+static bool maps_hold(const struct px_maps *m, uint64_t ip)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (ip >= m->v[i].start && ip - m->v[i].start < m->v[i].len)
+			return true;
+	return false;
+}
+
+/* The epoch whose program a sample's user registers belong to.  A sample
+ * taken in the kernel while an exec completes (the process already has its
+ * new program's memory, the registers still hold the old one's until the
+ * exec returns) holds an address in no mapping of the new program: when
+ * the program before maps it, it is read there (perf reads it in the new
+ * one: [unknown]). */
+static int chain_epoch(const struct px_smpl_session *s, struct resolver *r, struct proc_res *p,
+		       size_t k, const struct px_smpl_rec *rec, const struct px_chain *c,
+		       size_t *out)
+{
+	uint64_t ip = user_ip(s, rec, c);
+	struct px_symbols *res;
+	int ret;
+
+	*out = k;
+	if (!k || !c->nkernel || !ip || maps_hold(&p->ep[k].maps, ip))
+		return 0;
+	if ((ret = resolver_symbols(r, p, k - 1, &res)))
+		return ret;
+	if (maps_hold(&p->ep[k - 1].maps, ip))
+		*out = k - 1;
+	return 0;
+}
+
 /* Count a sample's call chain in the call graph: *c gets its addresses,
  * *frames (n of them) its stack, outermost first. */
 static int count_chain(struct px_smpl_session *s, struct px_chains *chains,
@@ -914,9 +994,11 @@ static int count_chain(struct px_smpl_session *s, struct px_chains *chains,
 		.cut = rec->cc_flags != 0,
 	};
 	struct px_symbols *res;
+	size_t ck;
 	int ret = resolver_symbols(r, p, k, &res);
 
-	if (ret)
+	if (ret || (ret = chain_epoch(s, r, p, k, rec, &c, &ck)) ||
+	    (ret = resolver_symbols(r, p, ck, &res)))
 		return ret;
 	if (rec->has_stack && (ret = unwind_user(s, res, rec, r->unwound, &c)))
 		return ret;
@@ -924,7 +1006,7 @@ static int count_chain(struct px_smpl_session *s, struct px_chains *chains,
 		c.user = &rec->ip;
 		c.nuser = 1;
 	}
-	ret = px_chains_add(chains, res, &p->ep[k].maps, ev,
+	ret = px_chains_add(chains, res, &p->ep[ck].maps, ev,
 			    px_smpl_session_per_process(&s->o) ? p->ep[k].comm : NULL,
 			    &c, frames, n, &s->unknown_frames);
 	s->frames += (uint64_t)c.nkernel + c.nuser;

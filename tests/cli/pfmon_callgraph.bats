@@ -214,3 +214,15 @@ assert n > 0' "$T/s.json"
 	! grep -q "read ahead" <<<"$stderr"
 	grep -q "^pfmon: resolved" <<<"$stderr"
 }
+
+@test "samples taken while the command's exec completes name the program before it, not ??" {
+	# until the exec returns, the registers are those of the program that
+	# called execve (pfmon's child): read in its mappings, not the new ones
+	run -0 "$PFMON" -e cpu-clock --long-smpl-periods=10000 --call-graph=fp --folded="$T/f" /bin/true
+	run -0 awk '/;__x64_sys_execve;/ { n++; split($0, f, ";"); if (f[1] ~ /^\?\?/) bad++ }
+		END { print n + 0, bad + 0 }' "$T/f"
+	echo "$output"
+	[ "${output% *}" -gt 0 ]
+	[ "${output#* }" -eq 0 ]
+	grep -q '^execve;entry_SYSCALL_64' "$T/f"
+}
