@@ -88,17 +88,14 @@ static const char *base_name(const char *path)
 static void unknown_name(const struct px_location *loc, const struct px_maps *maps,
 			 char *buf, size_t len)
 {
-	for (size_t i = 0; maps && !loc->kernel && i < maps->n; i++) {
-		const struct px_map *m = &maps->v[i];
+	const struct px_map *m = loc->kernel ? NULL : px_maps_find(maps, loc->ip);
 
-		if (loc->ip >= m->start && loc->ip - m->start < m->len) {
-			snprintf(buf, len, "?? (%s+0x%" PRIx64 ")", base_name(m->path),
-				 loc->ip - m->start + m->pgoff);
-			return;
-		}
-	}
-	snprintf(buf, len, "?? (%s+0x%" PRIx64 ")",
-		 loc->kernel ? "[kernel]" : "[unknown]", loc->ip);
+	if (m)
+		snprintf(buf, len, "?? (%s+0x%" PRIx64 ")", base_name(m->path),
+			 loc->ip - m->start + m->pgoff);
+	else
+		snprintf(buf, len, "?? (%s+0x%" PRIx64 ")",
+			 loc->kernel ? "[kernel]" : "[unknown]", loc->ip);
 }
 
 static int push_id(struct px_chains *c, const char *name, const char *module)

@@ -483,12 +483,6 @@ static void keep_prefetch_stats(struct px_smpl_session *s)
 	s->ahead_ns = st.busy_ns;
 }
 
-/* Keep the mappings /proc shows for pid now, as of time (procs.h: 0 at
- * the start, UINT64_MAX at its exit).  The module's per-task samplers get
- * no mapping records: the command stays traced (PTRACE_O_TRACEEXIT) and
- * its mappings are read when it stops at its exit, its memory still there
- * (the spec's /proc snapshots, section 6.3.2, taken at the one moment that
- * sees them all). */
 /* Keep maps as process pid's, as of time. */
 static int keep_maps(struct px_smpl_session *s, const struct px_maps *maps, pid_t pid,
 		     uint64_t time)
@@ -515,6 +509,12 @@ static int keep_maps(struct px_smpl_session *s, const struct px_maps *maps, pid_
 	return 0;
 }
 
+/* Keep the mappings /proc shows for pid now, as of time (procs.h: 0 at
+ * the start, UINT64_MAX at its exit).  The module's per-task samplers get
+ * no mapping records: the command stays traced (PTRACE_O_TRACEEXIT) and
+ * its mappings are read when it stops at its exit, its memory still there
+ * (the spec's /proc snapshots, section 6.3.2, taken at the one moment that
+ * sees them all). */
 static int snapshot_maps(struct px_smpl_session *s, pid_t pid, uint64_t time)
 {
 	struct px_maps maps = { 0 };
@@ -730,7 +730,7 @@ static int sample_run(struct px_smpl_session *s)
 		ret = snapshot_system(s);
 	else if (o->attach_pid > 0)
 		ret = snapshot_process(s, o->attach_pid);
-	else if (perf && o->argv)	/* ours are the command's before its exec */
+	else if (perf && o->argv && s->cg)	/* the command's before its exec */
 		(void)px_maps_snapshot(&self, 0);
 	if (ret)
 		return ret;
@@ -948,35 +948,29 @@ static uint64_t user_ip(const struct px_smpl_session *s, const struct px_smpl_re
 	return ip;
 }
 
-static bool maps_hold(const struct px_maps *m, uint64_t ip)
-{
-	for (size_t i = 0; i < m->n; i++)
-		if (ip >= m->v[i].start && ip - m->v[i].start < m->v[i].len)
-			return true;
-	return false;
-}
-
-/* The epoch whose program a sample's user registers belong to.  A sample
- * taken in the kernel while an exec completes (the process already has its
- * new program's memory, the registers still hold the old one's until the
- * exec returns) holds an address in no mapping of the new program: when
- * the program before maps it, it is read there (perf reads it in the new
- * one: [unknown]). */
-static int chain_epoch(const struct px_smpl_session *s, struct resolver *r, struct proc_res *p,
-		       size_t k, const struct px_smpl_rec *rec, const struct px_chain *c,
-		       size_t *out)
+/* The resolver that reads a sample's chain, and its epoch: epoch k's.
+ * But a sample taken in the kernel while an exec completes (the process
+ * already has its new program's memory, the registers still hold the old
+ * one's until the exec returns) holds an address in no mapping of the new
+ * program: when the program before maps it, it is read there (perf reads
+ * it in the new one: [unknown]). */
+static int chain_symbols(const struct px_smpl_session *s, struct resolver *r,
+			 struct proc_res *p, size_t k, const struct px_smpl_rec *rec,
+			 const struct px_chain *c, size_t *ck, struct px_symbols **res)
 {
 	uint64_t ip = user_ip(s, rec, c);
-	struct px_symbols *res;
-	int ret;
+	struct px_symbols *before;
+	int ret = resolver_symbols(r, p, k, res);
 
-	*out = k;
-	if (!k || !c->nkernel || !ip || maps_hold(&p->ep[k].maps, ip))
-		return 0;
-	if ((ret = resolver_symbols(r, p, k - 1, &res)))
+	*ck = k;
+	if (ret || !k || !c->nkernel || !ip || px_maps_find(&p->ep[k].maps, ip))
 		return ret;
-	if (maps_hold(&p->ep[k - 1].maps, ip))
-		*out = k - 1;
+	if ((ret = resolver_symbols(r, p, k - 1, &before)))
+		return ret;
+	if (px_maps_find(&p->ep[k - 1].maps, ip)) {
+		*ck = k - 1;
+		*res = before;
+	}
 	return 0;
 }
 
@@ -995,10 +989,9 @@ static int count_chain(struct px_smpl_session *s, struct px_chains *chains,
 	};
 	struct px_symbols *res;
 	size_t ck;
-	int ret = resolver_symbols(r, p, k, &res);
+	int ret = chain_symbols(s, r, p, k, rec, &c, &ck, &res);
 
-	if (ret || (ret = chain_epoch(s, r, p, k, rec, &c, &ck)) ||
-	    (ret = resolver_symbols(r, p, ck, &res)))
+	if (ret)
 		return ret;
 	if (rec->has_stack && (ret = unwind_user(s, res, rec, r->unwound, &c)))
 		return ret;

@@ -22,8 +22,7 @@ struct px_prefetch {
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	bool stop;
-	bool kernel;		/* load the kernel's table */
-	bool kernel_held;
+	bool kernel;		/* load the kernel's table (st.kernel: held) */
 	char *kallsyms;
 	char **seen;		/* every path given, once */
 	size_t nseen;
@@ -76,8 +75,7 @@ static void *run(void *arg)
 	uint64_t t0 = now_ns();
 
 	if (p->kernel)
-		p->kernel_held = px_symbols_kernel_hold(p->kallsyms);
-	p->st.kernel = p->kernel_held;
+		p->st.kernel = px_symbols_kernel_hold(p->kallsyms);
 	p->st.busy_ns += now_ns() - t0;
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
@@ -183,7 +181,7 @@ void px_prefetch_free(struct px_prefetch *p)
 	if (!p)
 		return;
 	px_prefetch_finish(p);
-	if (p->kernel_held)
+	if (p->st.kernel)
 		px_symbols_kernel_release();
 	px_debugcache_clear();
 	for (size_t i = 0; i < p->nseen; i++)

@@ -799,6 +799,14 @@ int px_location_format_line(const struct px_location *loc, char *buf, size_t len
 
 /* ---- mapping lists ---- */
 
+const struct px_map *px_maps_find(const struct px_maps *m, uint64_t ip)
+{
+	for (size_t i = 0; m && i < m->n; i++)
+		if (ip >= m->v[i].start && ip - m->v[i].start < m->v[i].len)
+			return &m->v[i];
+	return NULL;
+}
+
 int px_maps_add(struct px_maps *m, uint64_t start, uint64_t len,
 		uint64_t pgoff, const char *path)
 {

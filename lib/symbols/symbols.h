@@ -47,6 +47,8 @@ struct px_maps {
 
 int px_maps_add(struct px_maps *m, uint64_t start, uint64_t len,
 		uint64_t pgoff, const char *path);
+/* The mapping that holds ip, or NULL (m may be NULL). */
+const struct px_map *px_maps_find(const struct px_maps *m, uint64_t ip);
 /* Append the file-backed mappings and the [vdso] of /proc/PID/maps
  * (pid 0: self). */
 int px_maps_snapshot(struct px_maps *m, pid_t pid);
