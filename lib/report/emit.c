@@ -95,16 +95,25 @@ void px_run_csv_rows(FILE *f, const char *sep)
 	fputc('\n', f);
 }
 
-void px_run_text(FILE *f)
+void px_run_describe(char *buf, size_t len)
 {
 	const struct px_runctx *c = px_runctx();
 
 	if (!c->launched)
-		return;
-	fprintf(f, "# rank %ld of %ld on %s", c->rank, c->size, c->host);
-	if (*c->job)
-		fprintf(f, ", job %s", c->job);
-	fputc('\n', f);
+		snprintf(buf, len, "%s", "");
+	else if (*c->job)
+		snprintf(buf, len, "rank %ld of %ld on %s, job %s", c->rank, c->size, c->host, c->job);
+	else
+		snprintf(buf, len, "rank %ld of %ld on %s", c->rank, c->size, c->host);
+}
+
+void px_run_text(FILE *f)
+{
+	char run[400];
+
+	px_run_describe(run, sizeof(run));
+	if (*run)
+		fprintf(f, "# %s\n", run);
 }
 
 static void group_digits(char *buf, size_t len, uint64_t v, char sep)

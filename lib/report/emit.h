@@ -50,8 +50,11 @@ void px_run_csv_columns(FILE *f, const char *sep);
 void px_run_csv_values(FILE *f, const char *sep);
 /* CSV without a header (pfmon's sampling report): rows run,KEY,VALUE; */
 void px_run_csv_rows(FILE *f, const char *sep);
-/* text: "# rank R of N on HOST, job J" when a launcher started the run. */
+/* text: "# rank R of N on HOST, job J" when a launcher started the run; */
 void px_run_text(FILE *f);
+/* the same words without "# " into buf ("" when no launcher started the
+ * run), for titles such as the flame graph's. */
+void px_run_describe(char *buf, size_t len);
 
 /* A count for text, grouped as the format says. */
 void px_format_count(char *buf, size_t len, uint64_t v, enum px_counter_format f);

@@ -3,6 +3,7 @@
 #include "smpl_session.h"
 #include "callchain/perfmon_cc_smpl.h"
 #include "double-buffer/perfmon_dbl_smpl.h"
+#include "emit.h"
 #include "error.h"
 #include "grow.h"
 #include "perfmon.h"
@@ -1155,6 +1156,18 @@ static int flame_stack(void *arg, const uint32_t *frames, size_t n, uint64_t cou
 	return 0;
 }
 
+/* A graph's title: the event, and the rank when a launcher started the
+ * run, so that a job's graphs say which is which.  malloc'ed. */
+static char *flame_title(const char *event)
+{
+	char run[400], *title;
+
+	px_run_describe(run, sizeof(run));
+	if (asprintf(&title, *run ? "%s, %s" : "%s", event, run) < 0)
+		return NULL;
+	return title;
+}
+
 /* --flamegraph: one graph per event, titled with its name. */
 static int write_flamegraph(const struct px_smpl_session *s, FILE *f)
 {
@@ -1168,13 +1181,17 @@ static int write_flamegraph(const struct px_smpl_session *s, FILE *f)
 		ret = px_cg_stacks(s->cg, e, flame_stack, &fe[e]);
 		for (size_t i = 0; !ret && i < fe[e].n; i++)
 			fe[e].v[i].frames = fe[e].names + (uintptr_t)fe[e].v[i].frames;
-		g[e] = (struct px_flame_graph){ px_profile_event(s->profile, e), fe[e].v, fe[e].n };
+		g[e] = (struct px_flame_graph){ flame_title(px_profile_event(s->profile, e)),
+						fe[e].v, fe[e].n };
+		if (!g[e].title)
+			ret = px_fail(ENOMEM, "out of memory");
 	}
 	if (!ret)
 		ret = px_flamegraph_write(f, g, nev);
-	for (size_t e = 0; fe && e < nev; e++) {
+	for (size_t e = 0; fe && g && e < nev; e++) {
 		free(fe[e].v);
 		free(fe[e].names);
+		free((char *)g[e].title);
 	}
 	free(fe);
 	free(g);

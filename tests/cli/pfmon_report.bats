@@ -81,6 +81,8 @@ assert (d["rank"], d["size"], d["job"]) == (1, 3, "555"), d' "$stderr"
 	[ -s "$T/r1.csv" ] && [ -s "$T/s1.txt" ] && [ -s "$T/f1.folded" ] && [ -s "$T/g1.svg" ]
 	head -4 "$T/r1.csv" | paste -sd' ' | grep -qx "run,rank,1 run,size,2 run,host,$HOST run,job,88"
 	sed -n 2p "$T/s1.txt" | grep -qx "# run {\"rank\":1,\"size\":2,\"host\":\"$HOST\",\"job\":\"88\"}"
+	# the flame graph's heading says whose graph it is
+	grep -qF "class=\"heading\" x=\"600\" y=\"50\">$UPROBE, rank 1 of 2 on $HOST, job 88</text>" "$T/g1.svg"
 	run -0 --separate-stderr as_rank 1 2 88 "$PFMON" -e task-clock --json --outfile="$T/m%r.json" true
 	python3 -c '
 import json, sys
