@@ -70,7 +70,10 @@ WORKLOAD_SRCS = $(wildcard tests/workloads/*.c)
 # refault_static: refault linked statically, so a run is its loop from
 # the first instruction, without the dynamic loader's start-up (whose
 # slower faults would fall in whichever event set is active first)
-WORKLOADS = $(WORKLOAD_SRCS:%.c=$(B)/%) $(B)/tests/workloads/refault_static
+# calls_ibtplt: calls linked with Intel IBT's two PLTs (.plt.sec beside
+# .plt), the stubs test_plt names
+WORKLOADS = $(WORKLOAD_SRCS:%.c=$(B)/%) $(B)/tests/workloads/refault_static \
+	$(B)/tests/workloads/calls_ibtplt
 
 # The man pages: scdoc sources in man/, roff pages in build/man.
 MAN_SRCS = $(wildcard man/*.1.scd)
@@ -138,6 +141,9 @@ $(B)/tests/workloads/%: tests/workloads/%.c
 $(B)/tests/workloads/refault_static: tests/workloads/refault.c
 	@mkdir -p $(@D)
 	$(WORKLOAD_CC) -static -o $@ $<
+$(B)/tests/workloads/calls_ibtplt: tests/workloads/calls.c
+	@mkdir -p $(@D)
+	$(WORKLOAD_CC) -no-pie -fcf-protection=full -Wl,-z,ibtplt -o $@ $<
 
 # the MPI workload of the per-rank tests (tests/cli/mpi.bats): Open MPI's
 # compiler wrapper, which scripts/install-deps.sh installs

@@ -11,6 +11,7 @@
 #include "grow.h"
 #include "ipcache.h"
 #include "ksyms.h"
+#include "plt.h"
 #include "symindex.h"
 
 #include <elfutils/libdwfl.h>
@@ -352,15 +353,26 @@ out_nomem:
 	return px_fail(ENOMEM, "symbols: out of memory");
 }
 
-/* Each module's symbol index (lib/symbols/symindex.c) hangs on its libdwfl
- * userdata, built on the module's first address and freed with the
- * module: when a new report drops it, and at the end. */
-static char no_index;	/* userdata of a module that cannot be indexed */
+/* Each module's symbol lookups hang on its libdwfl userdata: its symbol
+ * index (lib/symbols/symindex.c), built on the module's first address,
+ * and the names of its PLT stubs (lib/symbols/plt.c), read on its first
+ * address no symbol covers; both freed with the module, when a new report
+ * drops it, and at the end. */
+struct modsyms {
+	struct px_symindex *ix;	/* NULL: libdwfl is asked directly */
+	struct px_plt *plt;
+	bool ix_tried, plt_read;
+};
 
 static void symindex_drop(void *userdata)
 {
-	if (userdata && userdata != &no_index)
-		px_symindex_free(userdata);
+	struct modsyms *ms = userdata;
+
+	if (!ms)
+		return;
+	px_symindex_free(ms->ix);
+	px_plt_free(ms->plt);
+	free(ms);
 }
 
 static int module_removed(Dwfl_Module *mod, void *userdata, const char *name,
@@ -683,23 +695,35 @@ static int resolve_inlines(struct px_symbols *res, Dwfl_Module *mod,
 }
 
 /* The symbol of ip in mod, through the module's index, built on its
- * first address. */
+ * first address; a PLT stub's name where no symbol covers ip.  NULL
+ * when ip has neither, or without memory. */
 static const char *symbol_of(Dwfl_Module *mod, void **userdata, uint64_t ip,
 			     uint64_t *offset)
 {
+	struct modsyms *ms = *userdata;
 	GElf_Off off = 0;
 	GElf_Sym sym;
 	const char *name;
 
-	if (!*userdata)
-		*userdata = px_symindex_new(mod);
-	if (!*userdata)
-		*userdata = &no_index;
-	if (*userdata != &no_index)
-		return px_symindex_lookup(*userdata, mod, ip, offset);
-	name = dwfl_module_addrinfo(mod, ip, &off, &sym, NULL, NULL, NULL);
-	*offset = off;
-	return name;
+	if (!ms && !(ms = *userdata = calloc(1, sizeof(*ms))))
+		return NULL;
+	if (!ms->ix_tried) {
+		ms->ix = px_symindex_new(mod);
+		ms->ix_tried = true;
+	}
+	if (ms->ix) {
+		name = px_symindex_lookup(ms->ix, mod, ip, offset);
+	} else {
+		name = dwfl_module_addrinfo(mod, ip, &off, &sym, NULL, NULL, NULL);
+		*offset = off;
+	}
+	if (name)
+		return name;
+	if (!ms->plt_read) {
+		ms->plt = px_plt_new(mod);
+		ms->plt_read = true;
+	}
+	return px_plt_lookup(ms->plt, ip, offset);
 }
 
 static int resolve_user(struct px_symbols *res, struct px_location *loc)
