@@ -1181,6 +1181,81 @@ static int smpl_next_full(const void *buf, uint64_t read_seq)
  * read: samples, bad ones, notifications, the lost and overflow counts
  * of PFM_GETINFO_CTX and the buffer's own counts.
  */
+/* Start the traced child running fn(n), monitored by the context fd. */
+static pid_t start_traced(int fd, void (*fn)(long), long n)
+{
+	pid_t pid = spawn_traced(fn, n);
+
+	if (pfm_load_pid(fd, pid, 0) || pfm_start(fd))
+		die("load/start");
+	release_traced(pid);
+	alarm(120);
+	return pid;
+}
+
+/* The notifications of a sampling context while its child runs: after
+ * each, until the child's end message, walk(arg) reads the buffer and the
+ * context is restarted.  A notification after the child's end finds the
+ * context unloaded (restart: EBUSY): what was just read stays in the
+ * buffer, and consumed says so. */
+struct notify_run {
+	int done, consumed;
+	long notes;
+	uint64_t bad;		/* restarts that failed otherwise */
+};
+
+static void follow_notifications(int fd, void (*walk)(void *arg), void *arg,
+				 struct notify_run *r)
+{
+	while (!r->done) {
+		struct pollfd pf = { .fd = fd, .events = POLLIN };
+		union pfarg_msg m;
+		int e;
+
+		if (poll(&pf, 1, 10000) != 1)
+			break;
+		if (read(fd, &m, sizeof(m)) != sizeof(m))
+			die("read");
+		if (m.type == PFM_MSG_END) {
+			r->done = 1;
+			break;
+		}
+		r->notes++;
+		walk(arg);
+		e = restart(fd);
+		r->consumed = e == EBUSY;
+		if (e && e != EBUSY)
+			r->bad++;
+	}
+}
+
+/* sc_smpl_bp's walk of a notified buffer: the default format's whole
+ * buffer, or the double buffer's next full half. */
+struct bp_walk {
+	struct smpl_check *k;
+	const void *buf;
+	int dbl;
+	uint64_t read_seq;
+};
+
+static void bp_walk_notified(void *arg)
+{
+	struct bp_walk *w = arg;
+	int i;
+
+	if (!w->dbl) {
+		smpl_walk_dfl(w->k, w->buf);
+		return;
+	}
+	i = smpl_next_full(w->buf, w->read_seq);
+	if (i < 0) {
+		w->k->bad++;
+		return;
+	}
+	smpl_walk_half(w->k, w->buf, i);
+	w->read_seq = ((const struct pfm_dbl_smpl_hdr *)w->buf)->hdr_half[i].half_seq;
+}
+
 static void sc_smpl_bp(int argc, char **argv)
 {
 	const char *fmt = argc > 1 ? argv[1] : "default";
@@ -1198,9 +1273,9 @@ static void sc_smpl_bp(int argc, char **argv)
 	struct pfarg_ctxinfo ci;
 	struct smpl_ctx sc;
 	struct pfarg_pmd p;
-	long notes = 0, inrange = 1, gen = 1;
-	int done = 0, consumed = 0, e;
-	uint64_t read_seq = 0;
+	long inrange = 1, gen = 1;
+	struct bp_walk w = { .k = &k, .dbl = dbl };
+	struct notify_run r = { 0 };
 	pid_t pid;
 
 	/* exactly ENTRIES samples of size1 before the post-check fills it */
@@ -1227,61 +1302,28 @@ static void sc_smpl_bp(int argc, char **argv)
 	if (nbody && (pfm_pmc(sc.fd, PFM_PMC_EXT1_BASE + 1, (uintptr_t)counted) ||
 		      pfm_pmc(sc.fd, 1, EV_BP_COUNTED)))
 		die("pmc1");
-	pid = spawn_traced(call_counted, n);
+	pid = start_traced(sc.fd, call_counted, n);
 	k.pid = pid;
-	if (pfm_load_pid(sc.fd, pid, 0) || pfm_start(sc.fd))
-		die("load/start");
-	release_traced(pid);
-	alarm(120);
-	while (!done) {
-		struct pollfd pf = { .fd = sc.fd, .events = POLLIN };
-		union pfarg_msg m;
-
-		if (poll(&pf, 1, 10000) != 1)
-			break;
-		if (read(sc.fd, &m, sizeof(m)) != sizeof(m))
-			die("read");
-		if (m.type == PFM_MSG_END) {
-			done = 1;
-			break;
-		}
-		notes++;
-		if (dbl) {
-			int i = smpl_next_full(sc.buf, read_seq);
-
-			if (i < 0) {
-				k.bad++;
-			} else {
-				smpl_walk_half(&k, sc.buf, i);
-				read_seq = ((const struct pfm_dbl_smpl_hdr *)sc.buf)->hdr_half[i].half_seq;
-			}
-		} else {
-			smpl_walk_dfl(&k, sc.buf);
-		}
-		/* a notification after the child's end finds it unloaded:
-		 * what was just read stays in the buffer */
-		e = restart(sc.fd);
-		consumed = e == EBUSY;
-		if (e && e != EBUSY)
-			k.bad++;
-	}
+	w.buf = sc.buf;
+	follow_notifications(sc.fd, bp_walk_notified, &w, &r);
+	k.bad += r.bad;
 	waitpid(pid, NULL, 0);
 	if (dbl) {
 		const struct pfm_dbl_smpl_hdr *h = sc.buf;
 		int i;
 
-		while ((i = smpl_next_full(sc.buf, read_seq)) >= 0) {
+		while ((i = smpl_next_full(sc.buf, w.read_seq)) >= 0) {
 			smpl_walk_half(&k, sc.buf, i);
-			read_seq = h->hdr_half[i].half_seq;
+			w.read_seq = h->hdr_half[i].half_seq;
 		}
 		if (h->hdr_half[h->hdr_cur_half].half_state == PFM_DBL_HALF_FREE)
 			smpl_walk_half(&k, sc.buf, (int)h->hdr_cur_half);
-	} else if (!consumed) {
+	} else if (!r.consumed) {
 		smpl_walk_dfl(&k, sc.buf);
 	}
 	ctxinfo(sc.fd, &ci);
-	printf("end %d samples %llu bad %llu notes %ld lost %llu ovfls %llu", done,
-	       (unsigned long long)k.samples, (unsigned long long)k.bad, notes,
+	printf("end %d samples %llu bad %llu notes %ld lost %llu ovfls %llu", r.done,
+	       (unsigned long long)k.samples, (unsigned long long)k.bad, r.notes,
 	       (unsigned long long)ci.ctx_smpl_lost,
 	       (unsigned long long)ci.ctx_smpl_ovfls);
 	if (ci.ctx_smpl_late)	/* lost for want of an interrupt (throttled) */
@@ -1751,6 +1793,18 @@ static void switch_walk_dfl(struct switch_check *k, const void *buf)
  * those of a simulation, in order) and "setruns" (the set_runs of both
  * sets are the simulation's).
  */
+struct switch_walk_arg {
+	struct switch_check *k;
+	const void *buf;
+};
+
+static void switch_walk_notified(void *arg)
+{
+	struct switch_walk_arg *w = arg;
+
+	switch_walk_dfl(w->k, w->buf);
+}
+
 static void sc_smpl_switch(int argc, char **argv)
 {
 	long n0 = arg_l(argc, argv, 1, 3);
@@ -1759,13 +1813,14 @@ static void sc_smpl_switch(int argc, char **argv)
 	long entries = arg_l(argc, argv, 4, 0);
 	int notify = argc > 5 && !strcmp(argv[5], "notify");
 	struct switch_check k = { .n0 = n0, .cur = -1 };
-	long n1 = 0, ms = 0, notes = 0;
+	long n1 = 0, ms = 0;
 	uint64_t buf_size, wpmd1, wruns[2] = { 0, 0 };
 	struct pfarg_setinfo si0, si1;
 	struct pfarg_ctxinfo ci;
 	struct pfarg_pmd p[2];
 	struct smpl_ctx sc;
-	int done = 0, consumed = 0, e;
+	struct notify_run r = { 0 };
+	struct switch_walk_arg w = { &k, NULL };
 	pid_t pid;
 
 	if (!strncmp(set1, "ovfl:", 5))
@@ -1810,43 +1865,22 @@ static void sc_smpl_switch(int argc, char **argv)
 			die("calloc");
 		k.nwant = pfm_switch_expect(k.want, calls, k.n0, k.n1, &wpmd1, wruns);
 	}
-	pid = spawn_traced(call_both, calls);
+	pid = start_traced(sc.fd, call_both, calls);
 	k.pid = pid;
-	if (pfm_load_pid(sc.fd, pid, 0) || pfm_start(sc.fd))
-		die("load/start");
-	release_traced(pid);
-	alarm(120);
-	while (!done) {
-		struct pollfd pf = { .fd = sc.fd, .events = POLLIN };
-		union pfarg_msg m;
-
-		if (poll(&pf, 1, 10000) != 1)
-			break;
-		if (read(sc.fd, &m, sizeof(m)) != sizeof(m))
-			die("read");
-		if (m.type == PFM_MSG_END) {
-			done = 1;
-			break;
-		}
-		notes++;
-		switch_walk_dfl(&k, sc.buf);
-		/* after the child's end: what was read stays in the buffer */
-		e = restart(sc.fd);
-		consumed = e == EBUSY;
-		if (e && e != EBUSY)
-			k.bad++;
-	}
+	w.buf = sc.buf;
+	follow_notifications(sc.fd, switch_walk_notified, &w, &r);
+	k.bad += r.bad;
 	waitpid(pid, NULL, 0);
-	if (!consumed)
+	if (!r.consumed)
 		switch_walk_dfl(&k, sc.buf);
 	ctxinfo(sc.fd, &ci);
 	set_info(sc.fd, 0, &si0);
 	set_info(sc.fd, 1, &si1);
 	printf("end %d samples %llu bad %llu runs %llu %llu runs_bad %llu body_bad %llu notes %ld lost %llu ovfls %llu",
-	       done, (unsigned long long)k.samples, (unsigned long long)k.bad,
+	       r.done, (unsigned long long)k.samples, (unsigned long long)k.bad,
 	       (unsigned long long)k.runs[0], (unsigned long long)k.runs[1],
 	       (unsigned long long)k.runs_bad, (unsigned long long)k.body_bad,
-	       notes, (unsigned long long)ci.ctx_smpl_lost,
+	       r.notes, (unsigned long long)ci.ctx_smpl_lost,
 	       (unsigned long long)ci.ctx_smpl_ovfls);
 	if (n1)
 		printf(" seq %s setruns %s",
