@@ -2,6 +2,7 @@
 #include "callgraph.h"
 #include "error.h"
 #include "grow.h"
+#include "hindex.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -22,14 +23,12 @@ struct stack {
 struct px_cg {
 	struct frame *frames;
 	size_t nframes, fcap;
-	size_t *fidx;		/* open addressing: frame number + 1, 0 free */
-	size_t ficap;
+	struct px_hindex fidx;	/* frames by name and module */
 	uint32_t *pool;		/* the stacks' frames, back to back */
 	size_t npool, pcap;
 	struct stack *stacks;
 	size_t nstacks, scap;
-	size_t *sidx;		/* open addressing: stack number + 1 */
-	size_t sicap;
+	struct px_hindex sidx;	/* stacks by event and frames */
 	uint64_t *totals;	/* [nev] */
 	size_t nev, tcap;
 };
@@ -72,42 +71,24 @@ void px_cg_free(struct px_cg *g)
 		free(g->frames[i].module);
 	}
 	free(g->frames);
-	free(g->fidx);
+	px_hindex_free(&g->fidx);
 	free(g->pool);
 	free(g->stacks);
-	free(g->sidx);
+	px_hindex_free(&g->sidx);
 	free(g->totals);
 	free(g);
 }
 
-/* Rebuild an index of n entries at twice the size; hash(i) of entry i. */
-static int rehash(size_t **idx, size_t *cap, size_t n,
-		  uint64_t (*hash)(const struct px_cg *, size_t), const struct px_cg *g)
+static uint64_t frame_hash_of(const void *arg, size_t i)
 {
-	size_t ncap = *cap ? 2 * *cap : 1024, *v = calloc(ncap, sizeof(*v));
+	const struct px_cg *g = arg;
 
-	if (!v)
-		return px_fail(ENOMEM, "call graph: out of memory");
-	for (size_t i = 0; i < n; i++) {
-		size_t j = hash(g, i) & (ncap - 1);
-
-		while (v[j])
-			j = (j + 1) & (ncap - 1);
-		v[j] = i + 1;
-	}
-	free(*idx);
-	*idx = v;
-	*cap = ncap;
-	return 0;
-}
-
-static uint64_t frame_hash_of(const struct px_cg *g, size_t i)
-{
 	return frame_hash(g->frames[i].name, g->frames[i].module);
 }
 
-static uint64_t stack_hash_of(const struct px_cg *g, size_t i)
+static uint64_t stack_hash_of(const void *arg, size_t i)
 {
+	const struct px_cg *g = arg;
 	const struct stack *s = &g->stacks[i];
 
 	return stack_hash(s->ev, g->pool + s->off, s->n);
@@ -115,17 +96,16 @@ static uint64_t stack_hash_of(const struct px_cg *g, size_t i)
 
 ssize_t px_cg_frame(struct px_cg *g, const char *name, const char *module)
 {
-	size_t j, mask;
+	size_t j;
 	struct frame *f;
 
-	if (2 * (g->nframes + 1) > g->ficap &&
-	    rehash(&g->fidx, &g->ficap, g->nframes, frame_hash_of, g))
-		return -ENOMEM;
-	mask = g->ficap - 1;
-	for (j = frame_hash(name, module) & mask; g->fidx[j]; j = (j + 1) & mask) {
-		f = &g->frames[g->fidx[j] - 1];
+	if (px_hindex_reserve(&g->fidx, g->nframes, frame_hash_of, g))
+		return px_fail(ENOMEM, "call graph: out of memory");
+	for (j = px_hindex_first(&g->fidx, frame_hash(name, module)); g->fidx.slot[j];
+	     j = px_hindex_next(&g->fidx, j)) {
+		f = &g->frames[g->fidx.slot[j] - 1];
 		if (!strcmp(f->name, name) && !strcmp(f->module, module))
-			return (ssize_t)(g->fidx[j] - 1);
+			return (ssize_t)(g->fidx.slot[j] - 1);
 	}
 	if (px_grow((void **)&g->frames, &g->fcap, g->nframes, 1, sizeof(*f), 256))
 		return -ENOMEM;
@@ -137,7 +117,7 @@ ssize_t px_cg_frame(struct px_cg *g, const char *name, const char *module)
 		free(f->module);
 		return px_fail(ENOMEM, "call graph: out of memory");
 	}
-	g->fidx[j] = ++g->nframes;
+	g->fidx.slot[j] = ++g->nframes;
 	return (ssize_t)(g->nframes - 1);
 }
 
@@ -167,18 +147,18 @@ static int add_total(struct px_cg *g, size_t ev, uint64_t count)
 int px_cg_add(struct px_cg *g, size_t ev, const uint32_t *frames, size_t n,
 	      uint64_t count)
 {
-	size_t j, mask;
+	size_t j;
 	struct stack *s;
 
 	if (!n || n > UINT32_MAX || ev > UINT32_MAX)
 		return px_fail(EINVAL, "call graph: a stack of %zu frames", n);
-	if (add_total(g, ev, count) ||
-	    (2 * (g->nstacks + 1) > g->sicap &&
-	     rehash(&g->sidx, &g->sicap, g->nstacks, stack_hash_of, g)))
+	if (add_total(g, ev, count))
 		return -ENOMEM;
-	mask = g->sicap - 1;
-	for (j = stack_hash(ev, frames, n) & mask; g->sidx[j]; j = (j + 1) & mask) {
-		s = &g->stacks[g->sidx[j] - 1];
+	if (px_hindex_reserve(&g->sidx, g->nstacks, stack_hash_of, g))
+		return px_fail(ENOMEM, "call graph: out of memory");
+	for (j = px_hindex_first(&g->sidx, stack_hash(ev, frames, n)); g->sidx.slot[j];
+	     j = px_hindex_next(&g->sidx, j)) {
+		s = &g->stacks[g->sidx.slot[j] - 1];
 		if (s->ev == ev && s->n == n &&
 		    !memcmp(g->pool + s->off, frames, n * sizeof(*frames))) {
 			s->count += count;
@@ -192,7 +172,7 @@ int px_cg_add(struct px_cg *g, size_t ev, const uint32_t *frames, size_t n,
 	*s = (struct stack){ (uint32_t)ev, (uint32_t)n, g->npool, count };
 	memcpy(g->pool + g->npool, frames, n * sizeof(*frames));
 	g->npool += n;
-	g->sidx[j] = ++g->nstacks;
+	g->sidx.slot[j] = ++g->nstacks;
 	return 0;
 }
 

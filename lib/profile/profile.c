@@ -1,5 +1,6 @@
 #include "profile.h"
 #include "grow.h"
+#include "hindex.h"
 #include "error.h"
 
 #include <errno.h>
@@ -31,8 +32,7 @@ struct pevent {
 	uint64_t total;
 	struct pkey *keys;
 	size_t n, cap;
-	size_t *index;		/* open addressing: key number + 1, 0 = free */
-	size_t icap;
+	struct px_hindex index;	/* keys by their strings */
 	struct locslot *locs;	/* open addressing on the serial, half full */
 	size_t nlocs, lcap;
 };
@@ -85,7 +85,7 @@ void px_profile_free(struct px_profile *p)
 			free(ev->keys[i].label);
 		}
 		free(ev->keys);
-		free(ev->index);
+		px_hindex_free(&ev->index);
 		free(ev->locs);
 		free(ev->name);
 	}
@@ -117,25 +117,11 @@ static struct pevent *event_get(struct px_profile *p, const char *name)
 	return ev;
 }
 
-static int index_grow(struct pevent *ev)
+static uint64_t key_hash_of(const void *arg, size_t i)
 {
-	size_t cap = ev->icap ? ev->icap * 2 : 256;
-	size_t *index = calloc(cap, sizeof(*index));
+	const struct pkey *k = &((const struct pevent *)arg)->keys[i];
 
-	if (!index)
-		return -ENOMEM;
-	for (size_t i = 0; i < ev->n; i++) {
-		const struct pkey *k = &ev->keys[i];
-		size_t j = hash_key(k->process, k->module, k->name, k->line) & (cap - 1);
-
-		while (index[j])
-			j = (j + 1) & (cap - 1);
-		index[j] = i + 1;
-	}
-	free(ev->index);
-	ev->index = index;
-	ev->icap = cap;
-	return 0;
+	return hash_key(k->process, k->module, k->name, k->line);
 }
 
 static int key_new(struct pevent *ev, const char *process, const char *module,
@@ -162,7 +148,7 @@ static int key_new(struct pevent *ev, const char *process, const char *module,
 		free(k->label);
 		return -ENOMEM;
 	}
-	ev->index[slot] = ++ev->n;
+	ev->index.slot[slot] = ++ev->n;
 	return 0;
 }
 
@@ -172,19 +158,19 @@ static ssize_t key_find(struct pevent *ev, const char *process, const char *modu
 {
 	size_t j;
 
-	if ((ev->n + 1) * 2 > ev->icap && index_grow(ev))
+	if (px_hindex_reserve(&ev->index, ev->n, key_hash_of, ev))
 		return -1;
-	for (j = hash_key(process, module, name, line) & (ev->icap - 1); ev->index[j];
-	     j = (j + 1) & (ev->icap - 1)) {
-		struct pkey *k = &ev->keys[ev->index[j] - 1];
+	for (j = px_hindex_first(&ev->index, hash_key(process, module, name, line));
+	     ev->index.slot[j]; j = px_hindex_next(&ev->index, j)) {
+		struct pkey *k = &ev->keys[ev->index.slot[j] - 1];
 
 		if (k->line == line && !strcmp(k->name, name) &&
 		    !strcmp(k->module, module) && !strcmp(k->process, process))
 			break;
 	}
-	if (!ev->index[j] && key_new(ev, process, module, name, line, j))
+	if (!ev->index.slot[j] && key_new(ev, process, module, name, line, j))
 		return -1;
-	return (ssize_t)ev->index[j] - 1;
+	return (ssize_t)ev->index.slot[j] - 1;
 }
 
 /* The key (process, module, name, line) of ev, made when new, a missing
