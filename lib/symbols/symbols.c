@@ -364,7 +364,7 @@ struct modsyms {
 	bool ix_tried, plt_read;
 };
 
-static void symindex_drop(void *userdata)
+static void modsyms_drop(void *userdata)
 {
 	struct modsyms *ms = userdata;
 
@@ -379,7 +379,7 @@ static int module_removed(Dwfl_Module *mod, void *userdata, const char *name,
 			  Dwarf_Addr base, void *arg)
 {
 	(void)mod, (void)name, (void)base, (void)arg;
-	symindex_drop(userdata);
+	modsyms_drop(userdata);
 	return DWARF_CB_OK;
 }
 
@@ -387,7 +387,7 @@ static int module_free_index(Dwfl_Module *mod, void **userdata, const char *name
 			     Dwarf_Addr base, void *arg)
 {
 	(void)mod, (void)name, (void)base, (void)arg;
-	symindex_drop(*userdata);
+	modsyms_drop(*userdata);
 	*userdata = NULL;
 	return DWARF_CB_OK;
 }
@@ -696,7 +696,7 @@ static int resolve_inlines(struct px_symbols *res, Dwfl_Module *mod,
 
 /* The symbol of ip in mod, through the module's index, built on its
  * first address; a PLT stub's name where no symbol covers ip.  NULL
- * when ip has neither, or without memory. */
+ * when ip has neither. */
 static const char *symbol_of(Dwfl_Module *mod, void **userdata, uint64_t ip,
 			     uint64_t *offset)
 {
@@ -705,19 +705,21 @@ static const char *symbol_of(Dwfl_Module *mod, void **userdata, uint64_t ip,
 	GElf_Sym sym;
 	const char *name;
 
-	if (!ms && !(ms = *userdata = calloc(1, sizeof(*ms))))
-		return NULL;
-	if (!ms->ix_tried) {
+	/* without memory for the index or the PLT's names, libdwfl is
+	 * asked directly, and the PLT's addresses read "??" */
+	if (!ms && (ms = calloc(1, sizeof(*ms))))
+		*userdata = ms;
+	if (ms && !ms->ix_tried) {
 		ms->ix = px_symindex_new(mod);
 		ms->ix_tried = true;
 	}
-	if (ms->ix) {
+	if (ms && ms->ix) {
 		name = px_symindex_lookup(ms->ix, mod, ip, offset);
 	} else {
 		name = dwfl_module_addrinfo(mod, ip, &off, &sym, NULL, NULL, NULL);
 		*offset = off;
 	}
-	if (name)
+	if (name || !ms)
 		return name;
 	if (!ms->plt_read) {
 		ms->plt = px_plt_new(mod);
