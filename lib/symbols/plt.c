@@ -21,72 +21,56 @@
 
 struct stub {
 	uint64_t start, end;	/* module addresses */
-	const char *name;	/* into px_plt.names */
-};
-
-struct px_plt {
-	struct stub *stub;	/* sorted by start, disjoint */
-	size_t n, cap;
-	char **names;		/* every name made, to free */
-	size_t nnames, names_cap;
+	const char *name;	/* a slot's, or a section's name */
 };
 
 /* A GOT slot and the name of the function a relocation puts in it. */
 struct slot {
 	uint64_t got;		/* ELF address */
-	char *name;		/* "NAME@plt", owned by px_plt.names */
+	char *name;		/* "NAME@plt" */
 };
 
-struct slots {
-	struct slot *v;		/* sorted by GOT address once all are read */
+struct px_plt {
+	struct stub *stub;	/* sorted by start, disjoint */
 	size_t n, cap;
-	char **jump;		/* .rela.plt's names in its order: a lazy
+	struct slot *slot;	/* sorted by GOT address once all are read;
+				 * they own the names */
+	size_t nslots, slot_cap;
+	const char **jump;	/* .rela.plt's names in its order: a lazy
 				 * stub's push gives an index into it */
 	size_t njump, jump_cap;
 };
 
-static char *keep_name(struct px_plt *p, char *name)
-{
-	if (!name || px_grow((void **)&p->names, &p->names_cap, p->nnames, 1,
-			     sizeof(*p->names), 64)) {
-		free(name);
-		return NULL;
-	}
-	return p->names[p->nnames++] = name;
-}
-
-/* perf's and objdump's names: the symbol's, or for an IRELATIVE
- * relocation (no symbol: a function chosen at load time) its resolver's
- * address. */
-static char *stub_name(Elf *elf, const GElf_Shdr *rel, Elf_Data *syms, const GElf_Rela *r)
+/* perf's and objdump's names: the symbol's (its name in string table
+ * strndx), or for an IRELATIVE relocation (no symbol: a function chosen
+ * at load time) its resolver's address. */
+static char *stub_name(Elf *elf, Elf_Data *syms, size_t strndx, const GElf_Rela *r)
 {
 	size_t symndx = GELF_R_SYM(r->r_info);
 	GElf_Sym sym;
 	const char *s = NULL;
 	char *name;
 
-	if (symndx && syms && gelf_getsym(syms, (int)symndx, &sym)) {
-		Elf_Scn *symscn = elf_getscn(elf, rel->sh_link);
-		GElf_Shdr mem, *sh = symscn ? gelf_getshdr(symscn, &mem) : NULL;
-
-		s = sh ? elf_strptr(elf, sh->sh_link, sym.st_name) : NULL;
-	}
+	if (symndx && syms && gelf_getsym(syms, (int)symndx, &sym))
+		s = elf_strptr(elf, strndx, sym.st_name);
 	if (s && *s)
 		return asprintf(&name, "%s@plt", s) < 0 ? NULL : name;
 	return asprintf(&name, "*ABS*+0x%" PRIx64 "@plt", (uint64_t)r->r_addend) < 0 ? NULL : name;
 }
 
 /* The relocations of one RELA section that fill PLT slots. */
-static bool read_relocs(struct px_plt *p, struct slots *sl, Elf *elf, Elf_Scn *scn,
-			const GElf_Shdr *sh, bool is_rela_plt)
+static bool read_relocs(struct px_plt *p, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
+			bool is_rela_plt)
 {
 	Elf_Scn *symscn = sh->sh_link ? elf_getscn(elf, sh->sh_link) : NULL;
-	Elf_Data *data = elf_getdata(scn, NULL), *syms = symscn ? elf_getdata(symscn, NULL) : NULL;
+	GElf_Shdr symmem, *symsh = symscn ? gelf_getshdr(symscn, &symmem) : NULL;
+	Elf_Data *data = elf_getdata(scn, NULL), *syms = symsh ? elf_getdata(symscn, NULL) : NULL;
 	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
 
 	for (size_t i = 0; data && i < n; i++) {
 		GElf_Rela r;
 		unsigned type;
+		char *name;
 
 		if (!gelf_getrela(data, (int)i, &r))
 			break;
@@ -94,16 +78,14 @@ static bool read_relocs(struct px_plt *p, struct slots *sl, Elf *elf, Elf_Scn *s
 		if (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT &&
 		    type != R_X86_64_IRELATIVE)
 			continue;
-		if (px_grow((void **)&sl->v, &sl->cap, sl->n, 1, sizeof(*sl->v), 256) ||
-		    (is_rela_plt && px_grow((void **)&sl->jump, &sl->jump_cap, sl->njump, 1,
-					    sizeof(*sl->jump), 256)))
+		if (px_grow((void **)&p->slot, &p->slot_cap, p->nslots, 1, sizeof(*p->slot), 256) ||
+		    (is_rela_plt && px_grow((void **)&p->jump, &p->jump_cap, p->njump, 1,
+					    sizeof(*p->jump), 256)) ||
+		    !(name = stub_name(elf, syms, symsh ? symsh->sh_link : 0, &r)))
 			return false;
-		sl->v[sl->n] = (struct slot){ r.r_offset, keep_name(p, stub_name(elf, sh, syms, &r)) };
-		if (!sl->v[sl->n].name)
-			return false;
+		p->slot[p->nslots++] = (struct slot){ r.r_offset, name };
 		if (is_rela_plt)
-			sl->jump[sl->njump++] = sl->v[sl->n].name;
-		sl->n++;
+			p->jump[p->njump++] = name;
 	}
 	return true;
 }
@@ -115,9 +97,10 @@ static int by_got(const void *a, const void *b)
 	return x->got < y->got ? -1 : x->got > y->got;
 }
 
-static const char *slot_name(const struct slots *sl, uint64_t got)
+static const char *slot_name(const struct px_plt *p, uint64_t got)
 {
-	struct slot key = { got, NULL }, *s = bsearch(&key, sl->v, sl->n, sizeof(*sl->v), by_got);
+	struct slot key = { got, NULL }, *s = bsearch(&key, p->slot, p->nslots,
+						      sizeof(*p->slot), by_got);
 
 	return s ? s->name : NULL;
 }
@@ -133,10 +116,10 @@ static bool is_endbr64(const unsigned char *b, size_t len)
  *   [endbr64;] push $INDEX; ...       (a lazy stub of .plt with IBT: the
  *                                      INDEX-th relocation of .rela.plt)
  * NULL for anything else, such as .plt's first stub (push GOT+8; jmp). */
-static const char *stub_target(const struct slots *sl, const unsigned char *b, size_t len,
+static const char *stub_target(const struct px_plt *pl, const unsigned char *b, size_t len,
 			       uint64_t addr)
 {
-	size_t p = is_endbr64(b, len) ? 4 : 0;
+	size_t start = is_endbr64(b, len) ? 4 : 0, p = start;
 
 	if (p < len && b[p] == 0xf2)	/* bnd prefix */
 		p++;
@@ -144,14 +127,13 @@ static const char *stub_target(const struct slots *sl, const unsigned char *b, s
 		int32_t disp;
 
 		memcpy(&disp, b + p + 2, sizeof(disp));
-		return slot_name(sl, addr + p + 6 + (int64_t)disp);
+		return slot_name(pl, addr + p + 6 + (int64_t)disp);
 	}
-	p = is_endbr64(b, len) ? 4 : 0;
-	if (p + 5 <= len && b[p] == 0x68) {
+	if (start + 5 <= len && b[start] == 0x68) {
 		uint32_t index;
 
-		memcpy(&index, b + p + 1, sizeof(index));
-		return index < sl->njump ? sl->jump[index] : NULL;
+		memcpy(&index, b + start + 1, sizeof(index));
+		return index < pl->njump ? pl->jump[index] : NULL;
 	}
 	return NULL;
 }
@@ -173,18 +155,19 @@ static bool add_stub(struct px_plt *p, uint64_t start, uint64_t end, const char 
 /* One PLT section's stubs: on x86-64 each of sh_entsize bytes named after
  * its target; elsewhere (or for a stub not understood) the section's
  * name, so that its addresses still say where they are. */
-static bool read_section(struct px_plt *p, const struct slots *sl, Elf_Scn *scn,
-			 const GElf_Shdr *sh, const char *secname, bool x86_64, uint64_t bias)
+static bool read_section(struct px_plt *p, Elf_Scn *scn, const GElf_Shdr *sh,
+			 const char *secname, bool x86_64, uint64_t bias)
 {
 	Elf_Data *data = sh->sh_type == SHT_PROGBITS ? elf_rawdata(scn, NULL) : NULL;
-	size_t step = x86_64 && data && sh->sh_entsize ? sh->sh_entsize : sh->sh_size;
+	bool decode = x86_64 && data && sh->sh_entsize;
+	size_t step = decode ? sh->sh_entsize : sh->sh_size;
 
 	for (size_t off = 0; step && off < sh->sh_size; off += step) {
 		size_t len = off + step <= sh->sh_size ? step : sh->sh_size - off;
 		const char *name = NULL;
 
-		if (step < sh->sh_size && off + len <= data->d_size)
-			name = stub_target(sl, (const unsigned char *)data->d_buf + off, len,
+		if (decode && off + len <= data->d_size)
+			name = stub_target(p, (const unsigned char *)data->d_buf + off, len,
 					   sh->sh_addr + off);
 		if (!add_stub(p, sh->sh_addr + off + bias, sh->sh_addr + off + len + bias,
 			      name ? name : secname))
@@ -200,11 +183,15 @@ static int by_start(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
+static const char *section_name(Elf *elf, size_t shstrndx, const GElf_Shdr *sh)
+{
+	return sh ? elf_strptr(elf, shstrndx, sh->sh_name) : NULL;
+}
+
 static bool read_plt(struct px_plt *p, Elf *elf, uint64_t bias)
 {
 	GElf_Ehdr eh;
 	size_t shstrndx;
-	struct slots sl = { 0 };
 	Elf_Scn *scn = NULL;
 	bool ok = true, x86_64;
 
@@ -213,23 +200,21 @@ static bool read_plt(struct px_plt *p, Elf *elf, uint64_t bias)
 	x86_64 = eh.e_machine == EM_X86_64;
 	while (ok && x86_64 && (scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr mem, *sh = gelf_getshdr(scn, &mem);
-		const char *name = sh ? elf_strptr(elf, shstrndx, sh->sh_name) : NULL;
+		const char *name = section_name(elf, shstrndx, sh);
 
 		if (sh && sh->sh_type == SHT_RELA)
-			ok = read_relocs(p, &sl, elf, scn, sh, name && !strcmp(name, ".rela.plt"));
+			ok = read_relocs(p, elf, scn, sh, name && !strcmp(name, ".rela.plt"));
 	}
-	if (sl.n)
-		qsort(sl.v, sl.n, sizeof(*sl.v), by_got);
+	if (p->nslots)
+		qsort(p->slot, p->nslots, sizeof(*p->slot), by_got);
 	scn = NULL;
 	while (ok && (scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr mem, *sh = gelf_getshdr(scn, &mem);
-		const char *name = sh ? elf_strptr(elf, shstrndx, sh->sh_name) : NULL;
+		const char *name = section_name(elf, shstrndx, sh);
 
 		if (sh && (sh->sh_flags & SHF_EXECINSTR) && is_plt_section(name))
-			ok = read_section(p, &sl, scn, sh, name, x86_64, bias);
+			ok = read_section(p, scn, sh, name, x86_64, bias);
 	}
-	free(sl.v);
-	free(sl.jump);
 	if (ok)
 		qsort(p->stub, p->n, sizeof(*p->stub), by_start);
 	return ok;
@@ -270,9 +255,10 @@ void px_plt_free(struct px_plt *p)
 {
 	if (!p)
 		return;
-	for (size_t i = 0; i < p->nnames; i++)
-		free(p->names[i]);
-	free(p->names);
+	for (size_t i = 0; i < p->nslots; i++)
+		free(p->slot[i].name);
+	free(p->slot);
+	free(p->jump);
 	free(p->stub);
 	free(p);
 }

@@ -1,8 +1,9 @@
 /* PLT stubs (lib/symbols/plt.c) get the names objdump gives them.
  *
- * For three files: the calls workload (a lazy .plt), the same program
- * linked for IBT (a lazy .plt beside .plt.sec) and this process's libc
- * (IRELATIVE stubs, "*ABS*+0x...@plt", and .plt.got), every byte of every
+ * For four files: the calls workload (a lazy .plt), the same program
+ * linked for IBT (a lazy .plt beside .plt.sec), dash (a PIE whose .plt.got
+ * is one stub) and this process's libc (IRELATIVE stubs,
+ * "*ABS*+0x...@plt", and .plt.got), every byte of every
  * stub objdump labels is looked up, and must read objdump's label with
  * its offset in the stub.  objdump's own labels for the lazy headers
  * ("X@plt-0x10") and for IBT's whole lazy .plt (".plt") are read as what
@@ -218,6 +219,8 @@ int main(void)
 	elf_version(EV_CURRENT);
 	check_file(PX_TREE "/build/tests/workloads/calls");
 	check_file(PX_TREE "/build/tests/workloads/calls_ibtplt");
+	/* a PIE whose .plt.got holds a single stub (__cxa_finalize) */
+	check_file("/usr/bin/dash");
 	if (!dladdr((void *)printf, &info))
 		info.dli_fname = NULL;
 	if (ok(info.dli_fname, "libc's path: %s", info.dli_fname ? info.dli_fname : "none")) {
