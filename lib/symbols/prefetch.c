@@ -71,7 +71,6 @@ static void *run(void *arg)
 {
 	struct px_prefetch *p = arg;
 	char debug[PATH_MAX];
-
 	uint64_t t0 = now_ns();
 
 	if (p->kernel)

@@ -383,7 +383,7 @@ static int module_removed(Dwfl_Module *mod, void *userdata, const char *name,
 	return DWARF_CB_OK;
 }
 
-static int module_free_index(Dwfl_Module *mod, void **userdata, const char *name,
+static int module_free_syms(Dwfl_Module *mod, void **userdata, const char *name,
 			     Dwarf_Addr base, void *arg)
 {
 	(void)mod, (void)name, (void)base, (void)arg;
@@ -550,7 +550,7 @@ void px_symbols_free(struct px_symbols *res)
 	if (!res)
 		return;
 	if (res->dwfl) {
-		dwfl_getmodules(res->dwfl, module_free_index, NULL, 0);
+		dwfl_getmodules(res->dwfl, module_free_syms, NULL, 0);
 		dwfl_end(res->dwfl);
 	}
 	px_unwinder_free(res->unwinder);
