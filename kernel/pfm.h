@@ -19,6 +19,7 @@
 #include <linux/workqueue.h>
 
 #include "perfmon.h"
+#include "pfm_act.h"
 #include "pfm_fmt.h"
 
 #define PFM_MSGQ_DEPTH	8
@@ -75,15 +76,6 @@ struct pfm_switcher {
 	struct callback_head work;
 	bool queued;			/* work queued ... (ovfl_lock) */
 	struct task_struct *queued_on;	/* ... on this task (compared only) */
-};
-
-/* Sums over a counter's set activations (pfarg_pmd.reg_act_*): ns ran,
- * their squares in us^2, counts, count^2 per ms ran; U64_MAX: overflowed. */
-struct pfm_act {
-	u64 time;
-	u64 time2_us;
-	u64 count;
-	u64 count2_ms;
 };
 
 /*

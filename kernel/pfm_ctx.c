@@ -275,12 +275,6 @@ static int pfm_counter_attach(struct pfm_context *ctx, struct pfm_counter *c)
 	return 0;
 }
 
-static void pfm_sat_add(u64 *sum, u64 v)
-{
-	if (check_add_overflow(*sum, v, sum))
-		*sum = U64_MAX;
-}
-
 /* What c's event, at raw count and running ns, counted and ran since
  * its set's activation began (ctx->lock held). */
 static void pfm_act_since(const struct pfm_counter *c, u64 raw, u64 running,
@@ -302,33 +296,6 @@ static void pfm_act_delta(struct pfm_counter *c, u64 *count, u64 *time)
 	if (c->event)
 		raw = perf_event_read_value(c->event, &enabled, &running);
 	pfm_act_since(c, raw, running, count, time);
-}
-
-/*
- * One activation into the sums: time ns ran, count counted.  count^2 /
- * time is kept per ms (x 10^6), so that a few thousand events in a few ms
- * keep their digits in an integer.
- */
-static void pfm_act_add(struct pfm_act *a, u64 count, u64 time)
-{
-	u64 us = div_u64(time, 1000);
-
-	/*
-	 * Every count, so that the sum is what the event counted in its
-	 * set's turns (a sampling PMD's value restarts at each overflow:
-	 * this is its count); an activation that ran no measurable time
-	 * gives no rate.
-	 */
-	pfm_sat_add(&a->count, count);
-	if (!time)
-		return;
-	pfm_sat_add(&a->time, time);
-	pfm_sat_add(&a->time2_us, us * us);
-	if (count > U64_MAX / NSEC_PER_MSEC)
-		a->count2_ms = U64_MAX;
-	else
-		pfm_sat_add(&a->count2_ms, mul_u64_u64_div_u64(count, count * NSEC_PER_MSEC,
-							       time));
 }
 
 /* c's set's activation ends (its event disabled or going): into its sums,
