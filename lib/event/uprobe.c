@@ -1,4 +1,4 @@
-/* uprobe events: "uprobe:PATH:SYMBOL" through perf's uprobe PMU. */
+/* uprobe events: "uprobe:PATH:SYMBOL" through a tracefs uprobe. */
 #include "uprobe.h"
 #include "error.h"
 
@@ -10,10 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <sys/mount.h>
 #include <unistd.h>
 
 #define UPROBE_PREFIX "uprobe:"
-#define UPROBE_TYPE "/sys/bus/event_source/devices/uprobe/type"
 
 int px_uprobe_is(const char *spec)
 {
@@ -93,34 +95,188 @@ out:
 	return ret;
 }
 
-/* The uprobe paths, kept as long as the process lives: perf reads
- * attr.uprobe_path at each open, and events are copied around. */
-static char **paths;
-static size_t npaths;
+/*
+ * The probes live in tracefs, as perf probe makes them: "p:GROUP/uN
+ * PATH:0xOFFSET" in uprobe_events gives a tracepoint whose perf events
+ * inherit into threads and children.  The uprobe PMU cannot serve a
+ * command that forks: it reads attr.uprobe_path, a pointer into this
+ * process, again for every inherited copy of the event, and a copy is made
+ * in the forking task, where that pointer means nothing (fork and
+ * pthread_create then fail with EFAULT).  The group is px_PID, so probes
+ * of concurrent runs (the ranks of an MPI job) never meet; this process
+ * removes its own at exit, and the probes of runs that died unremoved
+ * (killed) on its first probe.
+ */
+#define TRACEFS_MOUNT "/sys/kernel/tracing"
+static const char *const tracefs_dirs[] = { TRACEFS_MOUNT, "/sys/kernel/debug/tracing" };
+#define GROUP_PREFIX "px_"
 
-static const char *keep_path(const char *p)
+struct probe {
+	char path[PATH_MAX];
+	uint64_t off;
+	uint64_t id;	/* the tracepoint's id: perf_event_attr.config */
+};
+
+static struct probe *probes;
+static size_t nprobes;
+static pid_t probes_owner;	/* a forked child never removes its parent's */
+static char tracefs[64];
+
+static const char *tracefs_dir(void)
 {
-	char **grown;
+	char f[128];
 
-	for (size_t i = 0; i < npaths; i++)
-		if (!strcmp(paths[i], p))
-			return paths[i];
-	grown = realloc(paths, (npaths + 1) * sizeof(*paths));
+	if (tracefs[0])
+		return tracefs;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < sizeof(tracefs_dirs) / sizeof(*tracefs_dirs); i++) {
+			snprintf(f, sizeof(f), "%s/uprobe_events", tracefs_dirs[i]);
+			if (!access(f, F_OK)) {
+				snprintf(tracefs, sizeof(tracefs), "%s", tracefs_dirs[i]);
+				return tracefs;
+			}
+		}
+		/* not mounted: mount it where the kernel offers it, as perf does */
+		if (pass || mount("nodev", TRACEFS_MOUNT, "tracefs", 0, NULL))
+			break;
+	}
+	return NULL;
+}
+
+static int write_probe_events(const char *line)
+{
+	char f[128];
+	int fd, err = 0;
+
+	snprintf(f, sizeof(f), "%s/uprobe_events", tracefs);
+	fd = open(f, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, line, strlen(line)) != (ssize_t)strlen(line))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static void remove_probe(pid_t group, size_t n)
+{
+	char line[64];
+
+	snprintf(line, sizeof(line), "-:" GROUP_PREFIX "%d/u%zu\n", (int)group, n);
+	write_probe_events(line);
+}
+
+static void remove_own_probes(void)
+{
+	if (getpid() != probes_owner)
+		return;
+	for (size_t i = 0; i < nprobes; i++)
+		remove_probe(probes_owner, i);
+	free(probes);
+	probes = NULL;
+	nprobes = 0;
+}
+
+/* Probes of px_PID groups whose process is gone (a run killed by
+ * SIGKILL): removed, so they neither pile up nor slow the program down. */
+static void remove_dead_probes(void)
+{
+	char f[128], line[PATH_MAX + 64];
+	FILE *in;
+
+	snprintf(f, sizeof(f), "%s/uprobe_events", tracefs);
+	in = fopen(f, "re");
+	if (!in)
+		return;
+	while (fgets(line, sizeof(line), in)) {
+		int pid;
+		size_t n;
+
+		if (sscanf(line, "p:" GROUP_PREFIX "%d/u%zu ", &pid, &n) == 2 &&
+		    pid > 0 && kill(pid, 0) && errno == ESRCH)
+			remove_probe(pid, n);
+	}
+	fclose(in);
+}
+
+static int read_probe_id(size_t n, uint64_t *id)
+{
+	char f[192];
+	unsigned long long v;
+	FILE *in;
+	int ok;
+
+	snprintf(f, sizeof(f), "%s/events/" GROUP_PREFIX "%d/u%zu/id", tracefs,
+		 (int)probes_owner, n);
+	in = fopen(f, "re");
+	if (!in)
+		return -errno;
+	ok = fscanf(in, "%llu", &v) == 1;
+	fclose(in);
+	if (!ok)
+		return -EIO;
+	*id = v;
+	return 0;
+}
+
+/* The tracepoint of a probe at off in path: made on first use, shared by
+ * every event on the same place. */
+static int probe_id(const char *spec, const char *path, uint64_t off, uint64_t *id)
+{
+	char line[PATH_MAX + 64];
+	struct probe *grown;
+	int err;
+
+	for (size_t i = 0; i < nprobes; i++)
+		if (probes[i].off == off && !strcmp(probes[i].path, path)) {
+			*id = probes[i].id;
+			return 0;
+		}
+	if (strpbrk(path, " \t\n"))
+		return px_fail(EINVAL, "uprobe event '%s': tracefs takes no path with white space ('%s'): use a link to it",
+			       spec, path);
+	if (!tracefs_dir())
+		return px_fail(EOPNOTSUPP, "uprobe event '%s': no tracefs here (" TRACEFS_MOUNT " is not mounted and cannot be: %s); mount it, or run as root",
+			       spec, strerror(errno));
+	if (!nprobes) {
+		if (probes_owner != getpid()) {
+			probes_owner = getpid();
+			atexit(remove_own_probes);
+		}
+		remove_dead_probes();
+	}
+	grown = realloc(probes, (nprobes + 1) * sizeof(*probes));
 	if (!grown)
-		return NULL;
-	paths = grown;
-	paths[npaths] = strdup(p);
-	return paths[npaths] ? paths[npaths++] : NULL;
+		return px_fail(ENOMEM, "out of memory");
+	probes = grown;
+	snprintf(line, sizeof(line), "p:" GROUP_PREFIX "%d/u%zu %s:0x%llx\n",
+		 (int)probes_owner, nprobes, path, (unsigned long long)off);
+	err = write_probe_events(line);
+	if (err)
+		return px_fail(-err, "uprobe event '%s': cannot make the probe in %s/uprobe_events: %s%s",
+			       spec, tracefs, strerror(-err),
+			       err == -EACCES || err == -EPERM ?
+			       " (uprobes need root, as perf probe does)" :
+			       err == -EINVAL ? " (the offset is no instruction the kernel can probe)" : "");
+	err = read_probe_id(nprobes, id);
+	if (err) {
+		remove_probe(probes_owner, nprobes);
+		return px_fail(-err, "uprobe event '%s': the probe made in %s has no readable id: %s",
+			       spec, tracefs, strerror(-err));
+	}
+	snprintf(probes[nprobes].path, sizeof(probes[nprobes].path), "%s", path);
+	probes[nprobes].off = off;
+	probes[nprobes].id = *id;
+	nprobes++;
+	return 0;
 }
 
 int px_uprobe_parse(const char *spec, struct px_event *ev)
 {
 	char path[PATH_MAX], abs[PATH_MAX];
 	const char *rest = spec + strlen(UPROBE_PREFIX), *colon;
-	const char *kept;
-	uint64_t off;
-	int type = -1, ret;
-	FILE *f;
+	uint64_t off, id = 0;
+	int ret;
 
 	colon = strrchr(rest, ':');
 	if (!px_uprobe_is(spec) || !colon || colon == rest || !colon[1] ||
@@ -144,25 +300,15 @@ int px_uprobe_parse(const char *spec, struct px_event *ev)
 	} else if ((ret = px_elf_func_offset(abs, colon + 1, &off))) {
 		return ret;
 	}
-	f = fopen(UPROBE_TYPE, "r");
-	if (!f || fscanf(f, "%d", &type) != 1 || type < 0) {
-		if (f)
-			fclose(f);
-		return px_fail(EOPNOTSUPP, "uprobe event '%s': this kernel has no uprobe PMU (%s)",
-			       spec, UPROBE_TYPE);
-	}
-	fclose(f);
-	kept = keep_path(abs);
-	if (!kept)
-		return px_fail(ENOMEM, "out of memory");
+	ret = probe_id(spec, abs, off, &id);
+	if (ret)
+		return ret;
 	memset(ev, 0, sizeof(*ev));
 	snprintf(ev->name, sizeof(ev->name), "%s", spec);
 	snprintf(ev->encoded, sizeof(ev->encoded), "uprobe:%.200s+0x%llx", abs,
 		 (unsigned long long)off);
 	ev->kind = PX_EVENT_GENERIC;
-	ev->type = (uint32_t)type;
-	ev->config = 0;
-	ev->config1 = (uint64_t)(uintptr_t)kept;
-	ev->config2 = off;
+	ev->type = PERF_TYPE_TRACEPOINT;
+	ev->config = id;
 	return 0;
 }

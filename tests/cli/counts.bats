@@ -117,3 +117,37 @@ setup() {
 	run -2 --separate-stderr "$PERFEX" -e "uprobe:$W/calls:no_such_function" "$W/calls" 1
 	[[ $stderr == *no_such_function* ]]
 }
+
+# The uprobe PMU's events read their path from a pointer into perfex at
+# every copy, and fork copied them in the child, where that pointer means
+# nothing: pthread_create and fork failed with EFAULT.  A tracefs probe
+# inherits like any event: the command runs as without perfex, and every
+# thread's and child's calls are counted.
+@test "a uprobe counted over a command's threads and forked children: the command runs unchanged, every call counted" {
+	for mode in thread fork; do
+		run -0 --separate-stderr "$PERFEX" -x, -e "uprobe:$W/fork_calls:counted_function" \
+			"$W/fork_calls" "$mode" 3 1000
+		[[ $stderr != *"Bad address"* ]]
+		assert_equal "$(csv_value "$stderr" "uprobe:$W/fork_calls:counted_function")" 3000
+	done
+}
+
+@test "perfex's uprobes are removed when it ends, and those of a killed run by the next" {
+	tracefs=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+	run -0 --separate-stderr "$PERFEX" -x, -e "uprobe:$W/calls:counted_function" "$W/calls" 10
+	[ -n "$tracefs" ]
+	run -0 cat "$tracefs/uprobe_events"
+	refute_output --partial "px_"
+	# a run killed by SIGKILL leaves its probe ...
+	"$PERFEX" -e "uprobe:$W/sleeper:main" "$W/sleeper" 100000 2>/dev/null &
+	pid=$!
+	for _ in $(seq 100); do grep -q "px_$pid/" "$tracefs/uprobe_events" && break; sleep 0.1; done
+	run -0 grep "px_$pid/" "$tracefs/uprobe_events"
+	kill -KILL "$pid"
+	wait "$pid" || true
+	pkill -KILL -f "$W/sleeper 100000" || true
+	# ... and the next run removes it
+	run -0 --separate-stderr "$PERFEX" -x, -e "uprobe:$W/calls:counted_function" "$W/calls" 10
+	run -0 cat "$tracefs/uprobe_events"
+	refute_output --partial "px_"
+}

@@ -104,6 +104,18 @@ common_job() {
 	done
 }
 
+# MPI_Init starts threads (Open MPI's progress threads): with the uprobe
+# PMU's events inherited they failed with EFAULT and MPI_Init aborted.
+@test "mpirun -np 4 perfex -e uprobe: MPI_Init and the ranks run unchanged, each rank counts its one rank_work call" {
+	launch mpirun_np 4 "$PERFEX" -e "uprobe:$RANKS:rank_work" --json -o "$T/up.%r.json" \
+		"$RANKS" 0 1
+	diff <(ranks_lines 4 0 1) <(sort <<<"$output")
+	for r in 0 1 2 3; do
+		run -0 "$RPY" count "$T/up.$r.json" "uprobe:$RANKS:rank_work"
+		assert_output 1
+	done
+}
+
 @test "pfmon-report --json and -x, over the perfex ranks: sum, min, mean, max, the rank of the max (3) and the imbalance" {
 	perfex_counts
 	mapfile -t files < <(rank_files counts json)
