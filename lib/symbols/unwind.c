@@ -157,6 +157,30 @@ static int unwinder_get(struct px_symbols *res, Dwfl *dwfl, struct px_unwinder *
 	return 0;
 }
 
+/* Whether the code at pc (a return address when ret: its call is one byte
+ * back) is the function at its module's entry point: the dynamic loader's
+ * _start, where the kernel started the process.  Nothing called it, so a
+ * chain that reaches it is whole, even though the unwinder, which finds
+ * no CFI there (glibc's RTLD_START has none), could not step beyond. */
+static bool at_entry_function(Dwfl *dwfl, uint64_t pc, bool ret)
+{
+	Dwfl_Module *mod;
+	GElf_Addr bias;
+	GElf_Ehdr eh;
+	GElf_Off off;
+	GElf_Sym sym;
+	Elf *elf;
+
+	if (ret && pc)
+		pc--;
+	mod = dwfl_addrmodule(dwfl, pc);
+	elf = mod ? dwfl_module_getelf(mod, &bias) : NULL;
+	if (!elf || !gelf_getehdr(elf, &eh) || !eh.e_entry ||
+	    !dwfl_module_addrinfo(mod, pc, &off, &sym, NULL, NULL, NULL))
+		return false;
+	return pc - off == eh.e_entry + bias;
+}
+
 int px_symbols_unwind(struct px_symbols *res, uint32_t tid, const uint64_t *regs,
 		      const void *stack, size_t len, uint64_t *ips, size_t max,
 		      size_t *n, unsigned *flags)
@@ -199,7 +223,8 @@ int px_symbols_unwind(struct px_symbols *res, uint32_t tid, const uint64_t *regs
 	 * -1: no CFI and no frame pointer, or a read that failed */
 	if (u->truncated)
 		*flags = PX_UNWIND_TRUNCATED;
-	else if (rc != 0 || u->read_failed)
+	else if ((rc != 0 || u->read_failed) &&
+		 !at_entry_function(dwfl, ips[u->n - 1], u->n > 1))
 		*flags = PX_UNWIND_CUT;
 	u->regs = NULL;
 	u->stack = NULL;

@@ -82,13 +82,17 @@ line_of() {
 	run -0 awk -F, '$1 == "profile" && ($7 ~ /\/calls$/ || $7 ~ /\/split$/) {
 			mod = $7; sub(/.*\//, "", mod); n[mod "," $6] += $4
 		}
-		END { print (n["calls,counted_function"] + n["calls,main"] > 50),
+		END { split_all = n["split,heavy_function"] + n["split,light_function"] + n["split,main"]
+			print (n["calls,counted_function"] + n["calls,main"] > 50),
 			   (n["split,heavy_function"] > 50), (n["split,light_function"] > 20),
-			   (n["split,main"] + n["split,spin"] < 5) }' <<<"$output"
-	# split's main and spin do next to no work (a few instructions in
-	# 200,000 per round: 0.04 of its 700 samples expected); calls' samples
-	# misnamed at their addresses put a hundred or more there
-	assert_output "1 1 1 1"
+			   (n["split,spin"] < 5), (n["split,main"] * 50 < split_all) }' <<<"$output"
+	# calls' samples misnamed at their addresses would put a hundred or
+	# more in split's spin (where calls' counted_function lies) and main.
+	# split's spin runs once, 10 iterations: nothing.  Its main does a few
+	# instructions in 200,000 per round, but a busy host's timer lands
+	# there more often than that (1 to 5 of its samples seen, all at its
+	# loop's addresses): under 2% of split's samples.
+	assert_output "1 1 1 1 1"
 }
 
 @test "main binary, linked library, dlopen'ed library and inlined function are named" {

@@ -119,9 +119,8 @@ static uint64_t next_period(struct pmd_state *p, bool use_long)
 static bool same_event(const struct px_event *a, const struct px_event *b)
 {
 	return a->kind == b->kind && a->type == b->type &&
-	       a->config == b->config && a->config2 == b->config2 &&
-	       /* a uprobe's config1 points to its path: encoded has it */
-	       (a->config1 == b->config1 || !strncmp(a->encoded, "uprobe:", 7)) &&
+	       a->config == b->config && a->config1 == b->config1 &&
+	       a->config2 == b->config2 &&
 	       a->bp_type == b->bp_type && a->bp_addr == b->bp_addr &&
 	       a->bp_len == b->bp_len && a->exclude_user == b->exclude_user &&
 	       a->exclude_kernel == b->exclude_kernel &&
@@ -688,6 +687,7 @@ static size_t decode_callchain(struct px_sampler *s, const uint64_t *u, size_t n
 {
 	uint64_t nr, ctx, *f = s->frames;
 	size_t nk = 0, nuser = 0;
+	bool user_end = false;
 
 	if (k >= nu || u[k] > nu - k - 1)
 		return 0;
@@ -703,8 +703,19 @@ static size_t decode_callchain(struct px_sampler *s, const uint64_t *u, size_t n
 				continue;
 			}
 			if ((ctx == PERF_CONTEXT_USER) != (pass == 1) ||
-			    nk + nuser >= PFM_CC_MAX_FRAMES)
+			    nk + nuser >= PFM_CC_MAX_FRAMES || user_end)
 				continue;
+			/* A return address of 0 is no call: the kernel's walk
+			 * followed frame pointers of code built without them
+			 * (the dynamic loader, libc) into a frame that points
+			 * at itself, and stored 0 to its depth limit.  The
+			 * user part ends there, cut, as the module's walker
+			 * (formats/callchain) ends it. */
+			if (pass && nuser && !ip) {
+				user_end = true;
+				x->cc_flags |= PFM_CC_USER_CUT;
+				continue;
+			}
 			f[nk + nuser] = ip;
 			if (pass)
 				nuser++;
