@@ -249,6 +249,7 @@ bool pfm_ovfl_pending_locked(struct pfm_context *ctx, struct pfm_counter *c,
 u64 pfm_next_reset(struct pfm_counter *c, u64 base);
 void pfm_rearm(struct perf_event *ev, u64 period);
 extern atomic_t pfm_nr_contexts;
+void pfm_task_works_wait(void);
 
 /* pfm_fmt.c: the registry of sampling formats */
 const struct pfm_smpl_fmt *pfm_fmt_get(const char *name, const u8 *uuid);

@@ -649,6 +649,7 @@ out_destroy_cache:
 static void __exit pfm_exit(void)
 {
 	misc_deregister(&pfm_misc);
+	pfm_task_works_wait();	/* no target still in our code */
 	pfm_ctx_cache_destroy();
 	xa_destroy(&pfm_users);
 }

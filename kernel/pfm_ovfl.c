@@ -16,9 +16,11 @@
 #include <linux/ptrace.h>
 #include <linux/sched/clock.h>
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/task_work.h>
+#include <linux/wait.h>
 
 #include "pfm.h"
 
@@ -150,6 +152,43 @@ static void pfm_notify(struct pfm_context *ctx, struct pfm_set *set,
 }
 
 /*
+ * The task works queued on targets (a blocked target's wait, a set
+ * switch) and not finished.  They hold no module reference: one dropped
+ * by the work itself, as its last call, let rmmod free the code the work
+ * was still to return through.  Module exit waits for them instead
+ * (pfm_task_works_wait()): until each has called pfm_task_work_done(),
+ * then for an RCU-tasks grace period, which ends only once every task
+ * that was running kernel code has switched voluntarily or gone back to
+ * user mode, so none is still on its way out of a work's code.
+ */
+static atomic_t pfm_tw_pending = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(pfm_tw_wq);
+
+/* The last call of a task work (process context). */
+static void pfm_task_work_done(void)
+{
+	if (atomic_dec_and_test(&pfm_tw_pending))
+		wake_up(&pfm_tw_wq);
+}
+
+/*
+ * Module exit, every context freed: no task work is queued any more, so
+ * the count only falls.  A target that sits in a ptrace stop with a
+ * work queued holds the unload until it runs on (TASK_IDLE: not a hung
+ * task).
+ */
+void pfm_task_works_wait(void)
+{
+	int n = atomic_read(&pfm_tw_pending);
+
+	if (n)
+		pr_info("perfmon: unload waits for %d task(s) to leave perfmon's task work\n",
+			n);
+	wait_event_idle(pfm_tw_wq, !atomic_read(&pfm_tw_pending));
+	synchronize_rcu_tasks();
+}
+
+/*
  * The thread waits here, on its way back to user mode, for the restart.
  * A notification that blocks it again after its wake-up (an interrupt
  * of the thread itself, while this runs) finds the work still queued
@@ -173,24 +212,24 @@ static void pfm_block_work(struct callback_head *head)
 	}
 	if (refcount_dec_and_test(&b->ref))
 		kfree(b);
-	module_put(THIS_MODULE);
+	pfm_task_work_done();
 }
 
 /*
  * Queue fn on current, to run on its way back to user mode, with a
- * reference on ref and on the module that fn drops.  False when current
- * is exiting (or the module is going): nothing is queued then.
+ * reference on ref that fn drops, counted in pfm_tw_pending until fn
+ * calls pfm_task_work_done().  False when current is exiting: nothing is
+ * queued then.  NMI-safe (no lock, no wakeup).
  */
 static bool pfm_queue_on_current(struct callback_head *work,
 				 task_work_func_t fn, refcount_t *ref)
 {
-	if (!try_module_get(THIS_MODULE))
-		return false;
+	atomic_inc(&pfm_tw_pending);
 	refcount_inc(ref);
 	init_task_work(work, fn);
 	if (task_work_add(current, work, TWA_RESUME)) {
 		refcount_dec(ref);
-		module_put(THIS_MODULE);
+		atomic_dec(&pfm_tw_pending);	/* no context, no exit waits */
 		return false;
 	}
 	return true;
@@ -310,7 +349,7 @@ static void pfm_switcher_work(struct callback_head *head)
 	mutex_unlock(&sw->lock);
 	if (refcount_dec_and_test(&sw->ref))
 		kfree(sw);
-	module_put(THIS_MODULE);
+	pfm_task_work_done();
 }
 
 /*

@@ -98,3 +98,16 @@ slab_objs() {
 	pfm_load_modules
 	run -0 count module page-faults "$W/touch_pages" 10
 }
+
+# A set switch is a task work queued on the target; one still queued when
+# its context is closed must keep the module's code until it has run, and
+# must not hold a module reference it drops itself (its last call would
+# return into freed code): rmmod waits for it.
+@test "rmmod waits for a task work still queued on a target, which holds no module reference" {
+	run -0 rmmod perfmon_cc perfmon_dbl perfmon_dfl
+	run -0 pfm_test tw_pending
+	assert_output "refs 0 rmmod waits rmmod 0 target 0"
+	[ ! -e /dev/perfmon ]
+	pfm_load_modules
+	run -0 count module page-faults "$W/touch_pages" 10
+}

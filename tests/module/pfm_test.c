@@ -1516,6 +1516,128 @@ static void sc_sets_timeout(int argc, char **argv)
 	       clocks >= sum * 9 / 10 && clocks <= sum * 11 / 10 ? "match" : "differ");
 }
 
+/* --- module lifetime ---------------------------------------------------- */
+
+/* The target of tw_pending: one write(2) of twice its pipe's size, a
+ * syscall that copies into the pipe's buffer in the kernel for many set
+ * timeouts, then sleeps there until the pipe is read. */
+static int tw_pipe[2];
+
+static void write_pipe(long bytes)
+{
+	char *buf = mmap(NULL, (size_t)bytes * 2, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+	if (buf == MAP_FAILED || write(tw_pipe[1], buf, (size_t)bytes * 2) != bytes * 2)
+		_exit(1);
+	_exit(0);
+}
+
+static long module_refcnt(void)
+{
+	FILE *f = fopen("/sys/module/perfmon/refcnt", "r");
+	long n = -1;
+
+	if (!f || fscanf(f, "%ld", &n) != 1)
+		die("/sys/module/perfmon/refcnt");
+	fclose(f);
+	return n;
+}
+
+/* Task pid sleeps in pipe_write(), its pipe full of want bytes. */
+static void wait_pipe_full(pid_t pid, int fd, int want)
+{
+	char path[64], wchan[64] = "";
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/wchan", (int)pid);
+	for (int i = 0; i < 6000; i++) {
+		FILE *f = fopen(path, "r");
+
+		if (f) {
+			if (!fgets(wchan, sizeof(wchan), f))
+				wchan[0] = 0;
+			fclose(f);
+		}
+		if (ioctl(fd, FIONREAD, &n))
+			die("FIONREAD");
+		if (n == want && !strcmp(wchan, "pipe_write"))
+			return;
+		usleep(10000);
+	}
+	fprintf(stderr, "the target did not block in pipe_write: %d bytes, wchan %s\n",
+		n, wchan);
+	exit(3);
+}
+
+/*
+ * tw_pending: a task work of the module's (a set switch) queued on a
+ * target that has not run it yet, with no context left, and rmmod
+ * perfmon (the formats unloaded first).  Sets switched every 10 us of the
+ * target's CPU time queue the switch on the target at each timeout; the
+ * target copies 16 MiB into a pipe in write(2) and then sleeps there, the
+ * pipe full, before its way back to user mode runs the work.  Prints
+ * "refs N": the module references that the closed context left (the
+ * work's); "rmmod waits" when rmmod is still running a second later,
+ * else "rmmod exited S"; then, the pipe drained, "rmmod S" and "target
+ * S" (exit statuses).
+ */
+static void sc_tw_pending(int argc, char **argv)
+{
+	int size = (int)arg_l(argc, argv, 1, 16 << 20);
+	char *drain = malloc((size_t)size);
+	long refs0;
+	pid_t pid, rm;
+	int fd, st;
+
+	if (!drain || pipe(tw_pipe) || fcntl(tw_pipe[1], F_SETPIPE_SZ, size) != size)
+		die("pipe");
+	pid = spawn_traced(write_pipe, size);
+	refs0 = module_refcnt();
+	fd = pfm_context(0);
+	for (uint16_t i = 0; i < 2; i++)
+		if (set_create(fd, i, PFM_SETFL_TIME_SWITCH, 10000, NULL) ||
+		    pmc_set(fd, i, 0, EV_TASK_CLOCK))
+			die("set-up");
+	if (pfm_load_pid(fd, pid, 0) || pfm_start(fd))
+		die("load/start");
+	release_traced(pid);
+	wait_pipe_full(pid, tw_pipe[0], size);
+	close(fd);
+	printf("refs %ld ", module_refcnt() - refs0);
+	fflush(stdout);
+	rm = fork();
+	if (rm < 0)
+		die("fork");
+	if (rm == 0) {
+		execlp("rmmod", "rmmod", "perfmon", (char *)NULL);
+		_exit(127);
+	}
+	sleep(1);
+	if (waitpid(rm, &st, WNOHANG) == rm) {
+		printf("rmmod exited %d ", WEXITSTATUS(st));
+		rm = 0;
+	} else {
+		printf("rmmod waits ");
+	}
+	fflush(stdout);
+	for (long left = 2L * size; left > 0;) {
+		ssize_t n = read(tw_pipe[0], drain, (size_t)size);
+
+		if (n <= 0)
+			die("read pipe");
+		left -= n;
+	}
+	if (rm) {
+		if (waitpid(rm, &st, 0) != rm)
+			die("waitpid rmmod");
+		printf("rmmod %d ", WEXITSTATUS(st));
+	}
+	if (waitpid(pid, &st, 0) != pid)
+		die("waitpid target");
+	printf("target %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+}
+
 /*
  * sets_ovfl: set0 switches after 2 overflows of PMD0 (calls of counted(),
  * period 10), set1 counts calls from then on.  25 calls in a row: set1
@@ -1941,6 +2063,7 @@ static const struct scenario scenarios[] = {
 	{ "churn", sc_churn },
 	{ "syswide", sc_syswide },
 	{ "open_many", sc_open_many },
+	{ "tw_pending", sc_tw_pending },
 };
 
 int main(int argc, char **argv)
