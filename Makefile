@@ -1,6 +1,9 @@
 # pfmon & perfex: top-level build.  `make` builds the library, the two
 # front ends and the test workloads; `make check` installs what is missing,
 # builds and runs every suite; `make bench` prints the benchmark figures.
+# `make ARCH=arm64` cross-builds the same for arm64 into build/arm64 (see
+# "arm64" below); `make check-hw` runs the hardware-counter suite on this
+# machine's own PMU.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -11,9 +14,37 @@ MANDIR = $(PREFIX)/share/man
 VERSION = $(shell cat VERSION)
 
 CC ?= cc
+PKG_CONFIG = pkg-config
+
+# Every build output is under build/: objects in build/obj, the library,
+# the front ends in build/bin, the unit tests and workloads in build/tests,
+# the public headers in build/include.
+B = build
+
+# ARCH=arm64 on an amd64 machine: the cross compiler, Debian's multiarch
+# :arm64 libraries (scripts/install-deps.sh installs both), and every
+# output under build/arm64, so the native build's files are never touched.
+# The modules are built from copies of kernel/ and formats/ there too
+# (scripts/build-arm64-modules.sh).  On an arm64 machine plain `make`
+# builds natively into build/, as on x86 (ARM64_TARGET leaves out what is
+# x86-64's alone).
+CROSS_ARM64 :=
+ARM64_TARGET :=
+ifeq ($(shell uname -m),aarch64)
+ARM64_TARGET := 1
+else ifeq ($(ARCH),arm64)
+ARM64_TARGET := 1
+CROSS_ARM64 := 1
+B = build/arm64
+CROSS_COMPILE ?= aarch64-linux-gnu-
+CC = $(CROSS_COMPILE)gcc
+AR = $(CROSS_COMPILE)ar
+PKG_CONFIG = PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig pkg-config
+endif
+
 PKGS = popt libdw libelf
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 # libpfm4 ships no pkg-config file on Debian.  It is linked statically into
 # non-PIE front ends: its large pointer tables then need no relocation at
 # start-up, which took perfex --version from about 10 ms to under 4 ms here.
@@ -30,13 +61,8 @@ CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
 LDLIBS = $(PKG_LIBS) $(PFM_LIBS) -lm -lpthread
 # json-c reads the rank files pfmon-report merges; only it and the unit
 # tests link it
-JSON_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null)
-JSON_LIBS := $(shell pkg-config --libs json-c 2>/dev/null)
-
-# Every build output is under build/: objects in build/obj, the library,
-# the front ends in build/bin, the unit tests and workloads in build/tests,
-# the public headers in build/include.
-B = build
+JSON_CFLAGS := $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
+JSON_LIBS := $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null)
 
 # The library's public headers: what the front ends (cmd/) may include.
 # They are copied to build/include, the one library include path cmd/ is
@@ -74,19 +100,46 @@ WORKLOAD_SRCS = $(wildcard tests/workloads/*.c)
 # .plt), the stubs test_plt names
 WORKLOADS = $(WORKLOAD_SRCS:%.c=$(B)/%) $(B)/tests/workloads/refault_static \
 	$(B)/tests/workloads/calls_ibtplt
+# The hardware-counter suite's programs (tests/hw): a reference counter
+# on plain perf_event_open and a workload of a known instruction count.
+HW_BINS = $(B)/tests/hw/hw_ref $(B)/tests/hw/nops
 
 # The man pages: scdoc sources in man/, roff pages in build/man.
 MAN_SRCS = $(wildcard man/*.1.scd)
 MANS = $(MAN_SRCS:man/%.scd=$(B)/man/%)
 
-.PHONY: all check bench install uninstall clean module deps
+.PHONY: all check check-hw bench install uninstall clean module deps arm64-modules
 
 SYMBOLS_WORKLOAD = tests/workloads/symbols/build/.done
 CALLGRAPH_WORKLOAD = $(B)/tests/workloads/callgraph/.done
 MPI_WORKLOAD = $(B)/tests/workloads/mpi/ranks
 
-all: $(CMDS) $(UNIT_BINS) $(MODULE_LIB_BINS) $(WORKLOADS) $(SYMBOLS_WORKLOAD) \
-     $(CALLGRAPH_WORKLOAD) $(MANS) $(MPI_WORKLOAD)
+# On arm64 (native or cross), not x86's IBT PLT workload and anon_exec
+# (x86-64 code bytes), nor test_unwind (it captures x86-64 registers in
+# asm, for the DWARF unwinder of lib/symbols/unwind.c, which is x86-64's).
+ifdef ARM64_TARGET
+WORKLOADS := $(filter-out %/calls_ibtplt %/anon_exec,$(WORKLOADS))
+UNIT_BINS := $(filter-out %/test_unwind,$(UNIT_BINS))
+endif
+
+ifdef CROSS_ARM64
+# The cross build: the front ends, the library, its unit tests, the
+# workloads and the hardware suite's programs, then perfmon.ko and its
+# formats.  Not the man pages (the same for every machine: the native
+# build makes them), nor the workloads that scripts build in folders of
+# their own for the native tests (symbols, call graph) or that need Open
+# MPI's compiler.
+all: $(CMDS) $(UNIT_BINS) $(MODULE_LIB_BINS) $(WORKLOADS) $(HW_BINS) arm64-modules
+
+# The modules, from copies of kernel/, formats/ and the test format in
+# build/arm64/src, against Debian's arm64 headers fetched and cached in
+# build/arm64/kdir (the script skips kbuild when no source changed).
+arm64-modules:
+	+scripts/build-arm64-modules.sh
+else
+all: $(CMDS) $(UNIT_BINS) $(MODULE_LIB_BINS) $(WORKLOADS) $(HW_BINS) \
+     $(SYMBOLS_WORKLOAD) $(CALLGRAPH_WORKLOAD) $(MANS) $(MPI_WORKLOAD)
+endif
 
 $(LIB): $(LIB_OBJS)
 	$(AR) rcs $@ $^
@@ -145,6 +198,16 @@ $(B)/tests/workloads/calls_ibtplt: tests/workloads/calls.c
 	@mkdir -p $(@D)
 	$(WORKLOAD_CC) -no-pie -fcf-protection=full -Wl,-z,ibtplt -o $@ $<
 
+# The hardware suite's programs are static, so the guests need no
+# libraries for them; nops is its loop and an exit, no libc at all, so
+# its instruction count is the loop's alone.
+$(B)/tests/hw/hw_ref: tests/hw/hw_ref.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -g -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -static -o $@ $<
+$(B)/tests/hw/nops: tests/hw/nops.S
+	@mkdir -p $(@D)
+	$(CC) -static -nostdlib -o $@ $<
+
 # the MPI workload of the per-rank tests (tests/cli/mpi.bats): Open MPI's
 # compiler wrapper, which scripts/install-deps.sh installs
 MPICC ?= mpicc
@@ -181,6 +244,13 @@ check:
 	$(MAKE) all
 	tests/run-all.sh
 
+# The hardware-counter suite on this machine's own PMU (a real x86 or
+# arm64 machine, not a VM without one): perf backend, and the module's
+# too when /dev/perfmon is there.  README.md ("Hardware counters") says
+# what it needs.
+check-hw: all
+	tests/run-all.sh hw
+
 bench:
 	scripts/install-deps.sh
 	$(MAKE) all
@@ -192,8 +262,12 @@ bench:
 	scripts/bench-merge.sh
 	scripts/bench-module.sh
 
+ifdef CROSS_ARM64
+module: arm64-modules
+else
 module:
 	$(MAKE) -C kernel
+endif
 
 install: $(CMDS) $(MANS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(BASHCOMPDIR) \
@@ -210,7 +284,13 @@ uninstall:
 	for f in completions/*.bash; do rm -f $(DESTDIR)$(BASHCOMPDIR)/$$(basename $$f .bash); done
 	for f in completions/_*; do rm -f $(DESTDIR)$(ZSHCOMPDIR)/$$(basename $$f); done
 
+ifdef CROSS_ARM64
+# the fetched headers (build/arm64/kdir) stay: they are a cache
+clean:
+	rm -rf $(B)/obj $(B)/bin $(B)/tests $(B)/include $(B)/src $(LIB)
+else
 clean:
 	rm -rf $(B)/obj $(B)/bin $(B)/tests $(B)/include $(B)/man $(LIB)
 	rm -rf tests/workloads/symbols/build
 	-$(MAKE) -C kernel clean 2>/dev/null
+endif

@@ -7,6 +7,15 @@
 # own set-up (scripts/slurm.sh), not here.  scdoc builds the man pages;
 # dkms, debhelper, dpkg-dev and fakeroot build and test the packages; zsh
 # checks its completions.
+#
+# The arm64 part (ARM64_PACKAGES) cross-builds everything for arm64
+# (`make ARCH=arm64`) and boots the arm64 guest of the hardware-counter
+# suite: the cross compiler, qemu-system-arm, and Debian's multiarch
+# :arm64 builds of the libraries the tools link.  Those need the arm64
+# architecture added to dpkg (dpkg --add-architecture arm64), done here
+# before the one apt-get update.  The guest's kernel, headers, busybox and
+# bash are fetched with apt-get download by the build and the harness
+# (scripts/build-arm64-modules.sh, scripts/vm/lib.sh), not installed.
 set -eu
 
 PACKAGES="build-essential pkg-config python3
@@ -17,8 +26,15 @@ qemu-system-x86 linux-headers-amd64 busybox-static cpio kmod
 libjson-c-dev openmpi-bin libopenmpi-dev slurm-wlm munge
 scdoc dkms debhelper dpkg-dev fakeroot man-db zsh"
 
+ARM64_PACKAGES="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-system-arm
+libpfm4-dev:arm64 libelf-dev:arm64 libdw-dev:arm64 libpopt-dev:arm64
+libjson-c-dev:arm64 zlib1g-dev:arm64 libc6-dev:arm64"
+
+# on an arm64 machine the native packages are the arm64 ones
+[ "$(dpkg --print-architecture)" = arm64 ] && ARM64_PACKAGES=""
+
 missing=""
-for pkg in $PACKAGES; do
+for pkg in $PACKAGES $ARM64_PACKAGES; do
 	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
 		missing="$missing $pkg"
 	fi
@@ -28,12 +44,19 @@ done
 
 if [ "$(id -u)" != 0 ]; then
 	echo "install-deps: missing packages:$missing" >&2
-	echo "install-deps: run as root: apt-get update && apt-get install -y$missing" >&2
+	if [ -n "$ARM64_PACKAGES" ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		echo "install-deps: run as root: dpkg --add-architecture arm64 && apt-get update && apt-get install -y$missing" >&2
+	else
+		echo "install-deps: run as root: apt-get update && apt-get install -y$missing" >&2
+	fi
 	exit 1
 fi
 
 echo "install-deps: installing:$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
+if [ -n "$ARM64_PACKAGES" ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+	dpkg --add-architecture arm64
+fi
 apt-get update -qq
 # shellcheck disable=SC2086 # the list is meant to split into words
 apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -2,13 +2,23 @@
 # shellcheck disable=SC2119,SC2120  # the suites are also called by name, with "$@"
 # Run the test suites: the C unit tests, the bats CLI suite, the package
 # suite (the Debian packages built, installed and checked, DKMS included)
-# and, when it exists, the module suite in a VM (scripts/vm-test.sh).
+# and, when it exists, the module suite in a VM (scripts/vm-test.sh), then
+# the hardware-counter suite in the arm64 VM.
 #
 #   tests/run-all.sh                   every suite (what `make check` runs)
 #   tests/run-all.sh unit [TEST...]    the unit tests (all, or test_x ...)
 #   tests/run-all.sh cli [BATS...]     the bats suite (tests/cli, or files)
 #   tests/run-all.sh package [BATS...] the package suite (tests/package)
-#   tests/run-all.sh module [ARG...]   the module suite: scripts/vm-test.sh
+#   tests/run-all.sh module            the module suite in the x86-64 guest
+#   tests/run-all.sh hw-arm64          the hardware-counter suite (tests/hw)
+#                                      in the arm64 guest, both backends
+#   tests/run-all.sh module-arm64      the module suite in the arm64 guest
+#                                      (not part of the default run)
+#   tests/run-all.sh hw [BATS...]      the hardware-counter suite on this
+#                                      machine's own PMU (`make check-hw`)
+#
+# PFM_VM_TESTS="NAME ..." runs only those files (.bats, without the
+# suffix) of a guest's suite.
 #
 # Each suite's TAP output is shown as it runs, under a line
 # "# ---- NAME: COMMAND"; the last line is the sum over the suites run:
@@ -35,7 +45,7 @@ cd "$(dirname "$0")/.." || exit 1
 export BATS_TEST_TIMEOUT
 
 usage() {
-	echo "usage: tests/run-all.sh [unit [TEST...] | cli [BATS...] | package [BATS...] | module [ARG...]]" >&2
+	echo "usage: tests/run-all.sh [unit [TEST...] | cli [BATS...] | package [BATS...] | module | hw-arm64 | module-arm64 | hw [BATS...]]" >&2
 	exit 2
 }
 
@@ -144,7 +154,24 @@ package_suite() {
 }
 
 module_suite() {
-	run_suite "module suite" 0 bash scripts/vm-test.sh "$@"
+	run_suite "module suite" 0 bash scripts/vm-test.sh module
+}
+
+# The arm64 guest (qemu-system-aarch64 with an emulated PMUv3): the
+# hardware-counter suite, and the module suite on hardware events.  Each
+# builds `make ARCH=arm64` first.
+hw_arm64_suite() {
+	run_suite "hw-arm64 suite" 0 env VM_ARCH=arm64 bash scripts/vm-test.sh hw
+}
+
+module_arm64_suite() {
+	run_suite "module-arm64 suite" 0 env VM_ARCH=arm64 bash scripts/vm-test.sh module
+}
+
+# The hardware-counter suite on this machine (make check-hw): perf backend,
+# and the module's where /dev/perfmon exists.
+hw_suite() {
+	bats_suite hw 0 tests/hw "$@"
 }
 
 case ${1-} in
@@ -154,10 +181,11 @@ case ${1-} in
 	package_suite
 	if [ -e scripts/vm-test.sh ]; then
 		module_suite
+		hw_arm64_suite
 	fi
 	;;
-unit|cli|package|module)
-	suite=$1
+unit|cli|package|module|hw|hw-arm64|module-arm64)
+	suite=${1//-/_}
 	shift
 	"${suite}_suite" "$@"
 	;;

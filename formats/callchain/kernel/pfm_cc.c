@@ -4,9 +4,11 @@
  * formats/callchain/perfmon_cc_smpl.h, which user space reads
  * (formats/README.md): the default format's samples, each with the call
  * chain of the code the overflow interrupted, walked in the overflow
- * handler.  The kernel part comes from the kernel's own unwinder (ORC on
- * Debian's kernels), the user part from the frame pointers of the user
- * stack.  The copy of the user registers and stack that lets a tool
+ * handler.  On x86 the kernel part comes from the kernel's own unwinder
+ * (ORC on Debian's kernels); arm64 exports no unwinder to modules, so
+ * there the kernel part walks the frame records of the task's stack
+ * (arm64 kernels keep frame pointers).  The user part walks the frame
+ * pointers of the user stack on both.  The copy of the user registers and stack that lets a tool
  * unwind with DWARF after the run (PFM_CC_SMPL_USER_STACK) is the perf
  * backend's only: this format refuses it.  The buffer's rules are the
  * default format's: post-check, mask and notify when full, a restart
@@ -18,7 +20,13 @@
 #include <linux/sched/task_stack.h>
 #include <linux/stddef.h>
 #include <linux/uaccess.h>
+#ifdef CONFIG_X86
 #include <asm/unwind.h>
+#elif defined(CONFIG_ARM64)
+#include <asm/pointer_auth.h>
+#else
+#error "perfmon_cc: call chains are walked on x86 and arm64 only"
+#endif
 
 #include "callchain/perfmon_cc_smpl.h"
 #include "default/perfmon_dfl_smpl.h"
@@ -101,6 +109,8 @@ static bool pfm_cc_store(struct pfm_cc_walk *w, u64 addr)
 	return true;
 }
 
+#ifdef CONFIG_X86
+
 /*
  * Whether regs are an interrupt's or an exception's, with every register
  * (X86_EFLAGS_FIXED, bit 1, is set in every real flags value), or the
@@ -132,15 +142,6 @@ static void pfm_cc_kernel(struct pfm_cc_walk *w, struct pt_regs *regs)
 		if (!addr || !pfm_cc_store(w, addr))
 			return;
 	}
-}
-
-/* The user registers of current when the overflow came in the kernel:
- * those saved at its entry; none for a kernel thread. */
-static struct pt_regs *pfm_cc_user_regs(void)
-{
-	if (current->flags & (PF_KTHREAD | PF_IO_WORKER) || !current->mm)
-		return NULL;
-	return task_pt_regs(current);
 }
 
 /* A frame of the user stack as a frame-pointer prologue (push %rbp;
@@ -189,6 +190,112 @@ static void pfm_cc_user(struct pfm_cc_walk *w, struct pt_regs *regs)
 		lo = fp + sizeof(f);
 		fp = f.next;
 	}
+}
+
+#else /* CONFIG_ARM64 */
+
+/*
+ * A frame record as AAPCS64 code leaves it (stp x29, x30, [sp, #-N]!;
+ * mov x29, sp): the caller's frame pointer, then the return address,
+ * which pointer authentication may have signed (ptrauth_strip_insn_pac()
+ * gives the address back, for kernel and user addresses alike).
+ */
+struct pfm_cc_frame {
+	u64 next;
+	u64 ret;
+};
+
+/*
+ * The kernel part: the interrupted pc, then the return address of each
+ * frame record from regs->regs[29], as arm64's own unwinder walks them
+ * (arm64 kernels are built with frame pointers; the unwinder itself is
+ * not exported).  Records are read only where they lie wholly in the
+ * task's stack, each above the one before (so the walk ends), 8-aligned;
+ * the walk ends at the task's last record (in its pt_regs, where the
+ * kernel was entered from user space), at a frame pointer of 0, or at
+ * one outside the task's stack (an interrupt or overflow stack, which
+ * the interrupted code ran on: its frames are not walked).  An exception
+ * taken in the kernel left a record whose return address is the
+ * interrupted pc, so the chain goes on through it.
+ */
+static void pfm_cc_kernel(struct pfm_cc_walk *w, struct pt_regs *regs)
+{
+	unsigned long lo, hi, end, fp, prev, ret;
+	const struct pfm_cc_frame *f;
+
+	if (!pfm_cc_store(w, instruction_pointer(regs)))
+		return;
+	lo = (unsigned long)task_stack_page(current);
+	hi = lo + THREAD_SIZE;
+	end = (unsigned long)task_pt_regs(current)->stackframe;
+	fp = regs->regs[29];
+	prev = 0;
+	/* each turn stores a frame or ends: at most max turns */
+	while (fp && fp != end) {
+		if (fp % sizeof(u64) || fp <= prev || fp < lo ||
+		    fp > hi - sizeof(*f))
+			return;
+		f = (const struct pfm_cc_frame *)fp;
+		ret = ptrauth_strip_insn_pac(READ_ONCE(f->ret));
+		if (!ret || !pfm_cc_store(w, ret))
+			return;
+		prev = fp;
+		fp = READ_ONCE(f->next);
+	}
+}
+
+/*
+ * The user part: the user pc, then the return address of each frame
+ * record of the chain from regs->regs[29] (x29).  The walk ends at a
+ * frame pointer of 0 (glibc's start code and thread start clear x29),
+ * and is cut (USER_CUT) at one that is not 8-aligned, does not lie
+ * above the previous record (or, first, at or above the stack pointer),
+ * cannot be read without a fault (copy_from_user_nofault() checks the
+ * range and takes no fault), or holds a return address that is 0 or not
+ * a user address: code built without frame pointers may use x29 for
+ * anything.  32-bit (compat) code gives its pc only, cut.
+ */
+static void pfm_cc_user(struct pfm_cc_walk *w, struct pt_regs *regs)
+{
+	struct pfm_cc_frame f;
+	unsigned long fp, lo, ret;
+
+	if (!pfm_cc_store(w, instruction_pointer(regs)))
+		return;
+	if (compat_user_mode(regs)) {
+		w->flags |= PFM_CC_USER_CUT;
+		return;
+	}
+	fp = regs->regs[29];
+	lo = regs->sp;
+	/* each turn stores a frame or ends: at most max turns */
+	while (fp) {
+		if (fp % sizeof(u64) || fp < lo ||
+		    copy_from_user_nofault(&f, (const void __user *)fp, sizeof(f))) {
+			w->flags |= PFM_CC_USER_CUT;
+			return;
+		}
+		ret = ptrauth_strip_insn_pac(f.ret);
+		if (!ret || !access_ok((const void __user *)ret, 1)) {
+			w->flags |= PFM_CC_USER_CUT;
+			return;
+		}
+		if (!pfm_cc_store(w, ret))
+			return;
+		lo = fp + sizeof(f);
+		fp = f.next;
+	}
+}
+
+#endif
+
+/* The user registers of current when the overflow came in the kernel:
+ * those saved at its entry; none for a kernel thread. */
+static struct pt_regs *pfm_cc_user_regs(void)
+{
+	if (current->flags & (PF_KTHREAD | PF_IO_WORKER) || !current->mm)
+		return NULL;
+	return task_pt_regs(current);
 }
 
 /*

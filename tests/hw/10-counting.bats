@@ -1,0 +1,138 @@
+#!/usr/bin/env bats
+# Hardware events count, on each backend: instructions of a program whose
+# instruction count is known (tests/hw/nops.S: 5 per turn of its loop plus
+# a few to start and exit), against hw_ref, a plain perf_event_open
+# counter enabled at the program's exec.
+#
+# pfmon attaches its counters to the command when it execs: its counts
+# equal the reference.  perfex attaches its counters to its child before
+# the child execs the command, so a perfex count also holds the child's own
+# last instructions (from its release to the exec system call): a constant
+# for a given perfex binary and environment, 653 instructions in the arm64
+# guest, at most PERFEX_START (1000) here.
+bats_require_minimum_version 1.5.0
+
+PERFEX_START=1000
+
+setup() {
+	load helpers
+	hw_setup
+}
+
+teardown() {
+	hw_teardown
+}
+
+# pfmon_value BACKEND EVENT COMMAND...: pfmon's total of EVENT
+pfmon_value() {
+	local backend=$1 event=$2
+	shift 2
+	pfmon_csv "$backend" -e "$event" "$@" >"$T/pm.csv" || return 1
+	awk -F, -v ev="$event" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$(col["unit"]) == "all" && $(col["event"]) == ev { print $(col["value"]); n++ }
+		END { exit n != 1 }' "$T/pm.csv"
+}
+
+# perfex_start BACKEND EVENT REF N: perfex's count of EVENT over `nops N`
+# is REF plus perfex's start (0 to PERFEX_START); prints the start
+perfex_start() {
+	local got d
+	got=$(perfex_value "$1" "$2" nops "$4") || return 1
+	d=$((got - $3))
+	[ "$d" -ge 0 ] && [ "$d" -le "$PERFEX_START" ] || {
+		echo "perfex --backend=$1 -e $2: $got, the reference $3: $d apart" >&2
+		return 1
+	}
+	echo "$d"
+}
+
+@test "the reference counts nops' instructions exactly as its code says" {
+	local n
+	for n in 0 7 1000 1000000; do
+		run -0 ref instructions nops "$n"
+		near "$output" "$(nops_count "$n")"
+	done
+}
+
+@test "the reference's cycles: one per instruction under qemu -icount, else between 1/8 and 4 per instruction" {
+	local n=1000000 ins
+	ins=$(nops_count $n)
+	run -0 ref cycles nops $n
+	if [ "${PFM_HW_EXACT:-}" = 1 ]; then
+		[ "$output" -eq "$ins" ]
+	else
+		[ "$output" -ge $((ins / 8)) ] && [ "$output" -le $((ins * 4)) ]
+	fi
+}
+
+@test "pfmon instructions:u equals the reference, on each backend" {
+	local b n want
+	for b in $PFM_HW_BACKENDS; do
+		for n in 0 1000 1000000; do
+			want=$(ref instructions nops $n)
+			run -0 pfmon_value "$b" instructions:u nops $n
+			near "$output" "$want"
+		done
+	done
+}
+
+@test "perfex instructions:u is the reference plus perfex's start, the same start for every length, on each backend" {
+	local b d0 d1
+	for b in $PFM_HW_BACKENDS; do
+		d0=$(perfex_start "$b" instructions:u "$(ref instructions nops 0)" 0)
+		d1=$(perfex_start "$b" instructions:u "$(ref instructions nops 1000000)" 1000000)
+		echo "perfex --backend=$b start: $d0 and $d1 instructions"
+		near "$d1" "$d0"
+	done
+}
+
+@test "cycles:u counts as the reference on both front ends and backends" {
+	local b want got n=1000000 pct=
+	[ "${PFM_HW_EXACT:-}" = 1 ] || pct=10
+	for b in $PFM_HW_BACKENDS; do
+		want=$(ref cycles nops $n)
+		run -0 pfmon_value "$b" cycles:u nops $n
+		near "$output" "$want" $pct
+		got=$(perfex_value "$b" cycles:u nops $n)
+		[ "$got" -gt "$want" ] || [ -n "$pct" ]
+		near "$got" "$want" "${pct:-0.02}"
+	done
+}
+
+@test "libpfm4's names for this PMU count as the reference" {
+	local b ins cyc pct=
+	hw_pmu_names
+	echo "names: $PMU_INSTRUCTIONS $PMU_CYCLES"
+	[ "${PFM_HW_EXACT:-}" = 1 ] || pct=10
+	ins=$(ref instructions nops 1000000)
+	cyc=$(ref cycles nops 1000000)
+	for b in $PFM_HW_BACKENDS; do
+		run -0 with_pmu pfmon_value "$b" "$PMU_INSTRUCTIONS:u" nops 1000000
+		near "$output" "$ins"
+		run -0 with_pmu pfmon_value "$b" "$PMU_CYCLES:u" nops 1000000
+		near "$output" "$cyc" $pct
+		run -0 with_pmu perfex_start "$b" "$PMU_INSTRUCTIONS:u" "$ins" 1000000
+	done
+}
+
+@test "raw codes (rHEX and 0xHEX) count as the events they encode" {
+	local b ins cyc pct= raw_cyc
+	[ "${PFM_HW_EXACT:-}" = 1 ] || pct=10
+	raw_cyc=0x${RAW_CYCLES#r}
+	ins=$(ref instructions nops 1000000)
+	cyc=$(ref cycles nops 1000000)
+	# the reference agrees: the raw codes are the generic events
+	run -0 ref "$RAW_INSTRUCTIONS" nops 1000000
+	near "$output" "$ins"
+	for b in $PFM_HW_BACKENDS; do
+		run -0 pfmon_value "$b" "$RAW_INSTRUCTIONS:u" nops 1000000
+		near "$output" "$ins"
+		run -0 pfmon_value "$b" "$raw_cyc:u" nops 1000000
+		near "$output" "$cyc" $pct
+		run -0 perfex_start "$b" "$RAW_INSTRUCTIONS:u" "$ins" 1000000
+		# without :u the kernel's part of the run counts too: more
+		run -0 perfex_value "$b" "$RAW_INSTRUCTIONS" nops 1000000
+		[ "$output" -gt $((ins + PERFEX_START)) ]
+	done
+}
