@@ -162,7 +162,10 @@ assert d["call_chains"]["frames"] > 0' <<<"$output"
 # Every chain starts at its sample's address.  A sample in the program
 # (built with frame pointers) has its whole chain; one in the dynamic
 # loader or libc (built without them), during start-up or in a system
-# call, may be cut where their frame pointers lead nowhere.
+# call, may be cut where their frame pointers lead nowhere.  (Whole is
+# not exact: a sample in a prologue, before its frame is made, or in a
+# PLT stub, which makes none, skips its caller, as every frame-pointer
+# walk does; the first test counts the paths.)
 @test "the sample file carries each chain: addresses, and names when resolved" {
 	run -0 "$PFMON" --json "${SMPL[@]}" --call-graph=fp --resolve-addresses \
 		--smpl-outfile="$T/s.json" "$CG/fp/cgmain" 3
@@ -181,10 +184,6 @@ for line in open(sys.argv[1]):
     if d["module"].endswith("/fp/cgmain"):
         mine += 1
         assert d["chain_cut"] is False, line
-        # main is in the chain, but for a sample in _start (before main)
-        # or in a PLT stub (it makes no frame: the walk skips its caller)
-        assert "main" in d["frames"] or d["func"] == "_start" or \
-            d["func"].endswith("plt"), line
 assert mine > 0' "$T/s.json"
 	run -0 "$PFMON" "${SMPL[@]}" --call-graph=fp --resolve-addresses --smpl-outfile="$T/s.txt" "$CG/fp/cgmain" 3
 	grep -q ' chain 0x[0-9a-f]*,0x.* | chain: leaf <- b <- a <- main' "$T/s.txt"
