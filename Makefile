@@ -101,8 +101,9 @@ WORKLOAD_SRCS = $(wildcard tests/workloads/*.c)
 WORKLOADS = $(WORKLOAD_SRCS:%.c=$(B)/%) $(B)/tests/workloads/refault_static \
 	$(B)/tests/workloads/calls_ibtplt
 # The hardware-counter suite's programs (tests/hw): a reference counter
-# on plain perf_event_open and a workload of a known instruction count.
-HW_BINS = $(B)/tests/hw/hw_ref $(B)/tests/hw/nops
+# on plain perf_event_open, a workload of a known instruction count, and
+# a nest of calls for the call chains.
+HW_BINS = $(B)/tests/hw/hw_ref $(B)/tests/hw/nops $(B)/tests/hw/nest
 
 # The man pages: scdoc sources in man/, roff pages in build/man.
 MAN_SRCS = $(wildcard man/*.1.scd)
@@ -207,6 +208,10 @@ $(B)/tests/hw/hw_ref: tests/hw/hw_ref.c
 $(B)/tests/hw/nops: tests/hw/nops.S
 	@mkdir -p $(@D)
 	$(CC) -static -nostdlib -o $@ $<
+$(B)/tests/hw/nest: tests/hw/nest.c
+	@mkdir -p $(@D)
+	$(CC) -O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-inline \
+		-Wall -Wextra -Werror -static -o $@ $<
 
 # the MPI workload of the per-rank tests (tests/cli/mpi.bats): Open MPI's
 # compiler wrapper, which scripts/install-deps.sh installs

@@ -88,7 +88,7 @@ perfex_start() {
 }
 
 @test "cycles:u counts as the reference on both front ends and backends" {
-	local b want got n=1000000 pct=
+	local b want got n=1000000 pct=''
 	[ "${PFM_HW_EXACT:-}" = 1 ] || pct=10
 	for b in $PFM_HW_BACKENDS; do
 		want=$(ref cycles nops $n)
@@ -101,7 +101,7 @@ perfex_start() {
 }
 
 @test "libpfm4's names for this PMU count as the reference" {
-	local b ins cyc pct=
+	local b ins cyc pct=''
 	hw_pmu_names
 	echo "names: $PMU_INSTRUCTIONS $PMU_CYCLES"
 	[ "${PFM_HW_EXACT:-}" = 1 ] || pct=10
@@ -117,7 +117,7 @@ perfex_start() {
 }
 
 @test "raw codes (rHEX and 0xHEX) count as the events they encode" {
-	local b ins cyc pct= raw_cyc
+	local b ins cyc pct='' raw_cyc
 	[ "${PFM_HW_EXACT:-}" = 1 ] || pct=10
 	raw_cyc=0x${RAW_CYCLES#r}
 	ins=$(ref instructions nops 1000000)
