@@ -81,14 +81,19 @@ struct pfm_switcher {
 /*
  * One counter of the logical PMU: PMC i, 64 + i, 128 + i and PMD i of a
  * set.  While loaded the PMD is offset + the event's count; value holds
- * it otherwise.  The overflow handler changes offset, frozen, frozen_val,
- * last_reset, rand_state and switch_left under ctx->ovfl_lock.
+ * it otherwise.  The overflow handler changes value, offset, hi, gen,
+ * frozen, frozen_val, last_reset, rand_state and switch_left under
+ * ctx->ovfl_lock, and process context changes them under it too.  event
+ * is published and cleared under ovfl_lock (with ctx->lock held), so
+ * that the handler, which may run in NMI on any CPU, sees an event
+ * together with the offset it counts from; the handler loads it once
+ * (READ_ONCE) and uses that pointer only.
  */
 struct pfm_counter {
 	u64 evtsel;
 	u64 ext1;
 	u64 ext2;
-	struct perf_event *event;	/* while loaded, when evtsel != 0 */
+	struct perf_event *event;	/* while loaded, when evtsel != 0 (see above) */
 	u64 value;			/* PMD value while there is no event */
 	u64 offset;			/* PMD = offset + event count */
 	u64 enabled;			/* times of released events, ns */
@@ -120,18 +125,20 @@ struct pfm_counter {
 };
 
 /*
- * The count of r's event at the overflow of c, whose event is at count
- * (ovfl_lock held).  Two PMDs programmed alike count the same occurrences,
- * as two hardware counters do, but their perf events see one trigger (a
- * breakpoint, a uprobe) in turn, in an order of the kernel's: r may not
- * have counted the occurrence that overflowed c yet.  It takes c's count.
+ * The count of r's event rev (r->event, loaded once by the caller) at the
+ * overflow of c, whose event is at count (ovfl_lock held).  Two PMDs
+ * programmed alike count the same occurrences, as two hardware counters
+ * do, but their perf events see one trigger (a breakpoint, a uprobe) in
+ * turn, in an order of the kernel's: r may not have counted the
+ * occurrence that overflowed c yet.  It takes c's count.
  */
 static inline u64 pfm_count_at(const struct pfm_counter *r,
+			       struct perf_event *rev,
 			       const struct pfm_counter *c, u64 count)
 {
 	if (r->evtsel == c->evtsel && r->ext1 == c->ext1 && r->ext2 == c->ext2)
 		return count;
-	return local64_read(&r->event->count);
+	return local64_read(&rev->count);
 }
 
 struct pfm_set {

@@ -241,10 +241,20 @@ static bool pfm_counting(struct pfm_context *ctx, struct pfm_set *set)
 	return ctx->started && set == ctx->active;
 }
 
+/*
+ * Create c's event and publish it (ctx->lock held).  The event and the
+ * offset it counts from are published together under ovfl_lock, from
+ * c's value at that moment: an overflow of another PMD may reset c
+ * (reset_pmds) while the event is being created, and the handler, on
+ * any CPU, sees either no event and c->value, or the event and its
+ * offset.
+ */
 static int pfm_counter_attach(struct pfm_context *ctx, struct pfm_counter *c)
 {
 	struct perf_event_attr attr;
 	struct perf_event *ev;
+	unsigned long flags;
+	u64 v;
 	int ret;
 
 	ret = pfm_evtsel_to_attr(c, &attr);
@@ -255,12 +265,6 @@ static int pfm_counter_attach(struct pfm_context *ctx, struct pfm_counter *c)
 	attr.inherit = !!(ctx->load_flags & PFM_LOADFL_INHERIT);
 	attr.enable_on_exec = c->set == ctx->active &&
 			      (ctx->load_flags & PFM_LOADFL_ENABLE_ON_EXEC);
-	c->offset = c->value;
-	c->hi = c->value >= (1ULL << 63);
-	c->frozen = false;
-	c->gen++;
-	c->act_start_count = 0;		/* a new event counts from 0 */
-	c->act_start_running = 0;
 	if (ctx->task)
 		ev = perf_event_create_kernel_counter(&attr, -1, ctx->task,
 						      pfm_ovfl_handler, c);
@@ -269,7 +273,18 @@ static int pfm_counter_attach(struct pfm_context *ctx, struct pfm_counter *c)
 						      pfm_ovfl_handler, c);
 	if (IS_ERR(ev))
 		return PTR_ERR(ev);
+	c->act_start_count = 0;		/* a new event counts from 0 */
+	c->act_start_running = 0;
+	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
+	v = c->value;
+	c->offset = v - local64_read(&ev->count);
+	c->hi = v >= (1ULL << 63);
+	c->frozen = false;
+	c->gen++;
 	WRITE_ONCE(c->event, ev);
+	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
+	if (pfm_distance(v) != attr.sample_period)
+		perf_event_period(ev, pfm_distance(v));
 	if (pfm_counting(ctx, c->set))
 		perf_event_enable(ev);
 	return 0;
@@ -310,22 +325,36 @@ static void pfm_counter_act_end(struct pfm_counter *c)
 	c->act_start_running += time;
 }
 
-/* Fold the event's count and times into the software state, release it. */
+/*
+ * Fold the event's count and times into the software state, release it
+ * (ctx->lock held).  The value and the cleared event are published
+ * together under ovfl_lock, as pfm_counter_attach() publishes them, so a
+ * handler on another CPU never follows a pointer that is going, and a
+ * reset it makes meanwhile lands in the value kept.  The event is
+ * released after: from then on no handler can reach it through c.
+ */
 static void pfm_counter_detach(struct pfm_context *ctx, struct pfm_counter *c)
 {
 	struct perf_event *ev = c->event;
-	u64 v, enabled, running;
+	u64 enabled, running, total, children = 0;
+	unsigned long flags;
 
 	if (!ev)
 		return;
 	pfm_counter_act_end(c);
-	v = pfm_counter_value(ctx, c, &enabled, &running);
+	total = perf_event_read_value(ev, &enabled, &running);
+	if (ev->attr.inherit)
+		children = total - local64_read(&ev->count);
 	c->enabled += enabled;
 	c->running += running;
-	perf_event_release_kernel(ev);
-	WRITE_ONCE(c->event, NULL);
-	c->value = v;
+	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
+	c->value = c->frozen ? c->frozen_val :
+		   c->offset + local64_read(&ev->count) + children;
 	c->frozen = false;
+	c->gen++;
+	WRITE_ONCE(c->event, NULL);
+	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
+	perf_event_release_kernel(ev);
 }
 
 /* The PMD value, times and activation sums (with the activation in

@@ -117,10 +117,11 @@ static void pfm_mask(struct pfm_context *ctx, struct pfm_set *set)
 
 	for (i = 0; i < PFM_NUM_COUNTERS; i++) {
 		struct pfm_counter *c = &set->ctr[i];
+		struct perf_event *ev = READ_ONCE(c->event);
 
-		if (!c->event || c->frozen)
+		if (!ev || c->frozen)
 			continue;
-		c->frozen_val = c->offset + local64_read(&c->event->count);
+		c->frozen_val = c->offset + local64_read(&ev->count);
 		c->frozen = true;
 	}
 	if (set->act_since) {
@@ -266,33 +267,36 @@ void pfm_unblock_locked(struct pfm_context *ctx)
 }
 
 /*
- * PMD c counts on from value v, its event at count (ovfl_lock held): the
- * handler's view of c (offset, hi) changes together, and c's next
+ * PMD c counts on from value v, its event ev at count (ovfl_lock held):
+ * the handler's view of c (offset, hi) changes together, and c's next
  * interrupt is armed for v.
  */
-static void pfm_counter_reload(struct pfm_counter *c, u64 count, u64 v)
+static void pfm_counter_reload(struct pfm_counter *c, struct perf_event *ev,
+			       u64 count, u64 v)
 {
 	c->offset = v - count;
 	c->hi = v >= (1ULL << 63);
 	c->gen++;
-	pfm_rearm(c->event, pfm_distance(v));
+	pfm_rearm(ev, pfm_distance(v));
 }
 
-/* Reload c with its reset value from base, the event at count. */
-static void pfm_reset_atomic(struct pfm_counter *c, u64 count, u64 base)
+/* Reload c with its reset value from base, its event ev (or none) at
+ * count. */
+static void pfm_reset_atomic(struct pfm_counter *c, struct perf_event *ev,
+			     u64 count, u64 base)
 {
 	u64 v = pfm_next_reset(c, base);
 
-	if (!c->event)
+	if (!ev)
 		c->value = v;
 	else
-		pfm_counter_reload(c, count, v);
+		pfm_counter_reload(c, ev, count, v);
 }
 
 /* Mask on an overflow of c, with a notification when asked. */
 static void pfm_mask_notify(struct pfm_context *ctx, struct pfm_set *set,
-			    struct pfm_counter *c, u64 count,
-			    struct pt_regs *regs, bool notify)
+			    struct pfm_counter *c, struct perf_event *ev,
+			    u64 count, struct pt_regs *regs, bool notify)
 {
 	pfm_set_bit(ctx->ovfl_pmds, c->num);
 	pfm_mask(ctx, set);
@@ -304,9 +308,9 @@ static void pfm_mask_notify(struct pfm_context *ctx, struct pfm_set *set,
 	 * is done until the restart reloads it.
 	 */
 	if (ctx->smpl)
-		pfm_counter_reload(c, count, c->last_reset);
+		pfm_counter_reload(c, ev, count, c->last_reset);
 	else
-		pfm_rearm(c->event, PFM_PERIOD_MAX);
+		pfm_rearm(ev, PFM_PERIOD_MAX);
 	if (notify) {
 		pfm_notify(ctx, set, regs, ctx->ovfl_pmds);
 		pfm_block_locked(ctx);
@@ -314,19 +318,22 @@ static void pfm_mask_notify(struct pfm_context *ctx, struct pfm_set *set,
 	irq_work_queue(&ctx->irq_work);
 }
 
-/* Short reset of c and of the PMDs in its reset_pmds, c's event at count. */
+/* Short reset of c and of the PMDs in its reset_pmds, c's event ev at
+ * count. */
 static void pfm_short_reset(struct pfm_set *set, struct pfm_counter *c,
-			    u64 count)
+			    struct perf_event *ev, u64 count)
 {
 	unsigned int j;
 
-	pfm_reset_atomic(c, count, c->short_reset);
+	pfm_reset_atomic(c, ev, count, c->short_reset);
 	for (j = 0; j < PFM_NUM_COUNTERS; j++) {
 		struct pfm_counter *r = &set->ctr[j];
+		struct perf_event *rev;
 
 		if (j == c->num || !(c->reset_pmds[j / 64] & (1ULL << (j % 64))))
 			continue;
-		pfm_reset_atomic(r, r->event ? pfm_count_at(r, c, count) : 0,
+		rev = READ_ONCE(r->event);
+		pfm_reset_atomic(r, rev, rev ? pfm_count_at(r, rev, c, count) : 0,
 				 r->short_reset);
 	}
 }
@@ -411,8 +418,8 @@ static u64 pfm_periods(u64 pmd, u64 base)
  * overflow did not mask (pfm_switch_due()), else at the restart.
  */
 static void pfm_overflow(struct pfm_context *ctx, struct pfm_set *set,
-			 struct pfm_counter *c, u64 count, u64 pmd,
-			 struct pt_regs *regs)
+			 struct pfm_counter *c, struct perf_event *ev,
+			 u64 count, u64 pmd, struct pt_regs *regs)
 {
 	bool kick = false, due = false;
 
@@ -431,7 +438,7 @@ static void pfm_overflow(struct pfm_context *ctx, struct pfm_set *set,
 			      (c->flags & PFM_PMDFL_OVFL_NOTIFY);
 
 		if (ctl & PFM_SMPL_MASK) {
-			pfm_mask_notify(ctx, set, c, count, regs, notify);
+			pfm_mask_notify(ctx, set, c, ev, count, regs, notify);
 			return;
 		}
 		if (notify) {
@@ -443,11 +450,11 @@ static void pfm_overflow(struct pfm_context *ctx, struct pfm_set *set,
 		}
 	} else if (c->flags & PFM_PMDFL_OVFL_NOTIFY) {
 		/* the PMD keeps its wrapped value until the restart */
-		pfm_mask_notify(ctx, set, c, count, regs, true);
+		pfm_mask_notify(ctx, set, c, ev, count, regs, true);
 		return;
 	}
 	/* handled in the kernel: short reset of the PMD and its reset_pmds */
-	pfm_short_reset(set, c, count);
+	pfm_short_reset(set, c, ev, count);
 	if (due)
 		kick |= pfm_switch_due(ctx);
 	if (kick)
@@ -463,18 +470,18 @@ static void pfm_overflow(struct pfm_context *ctx, struct pfm_set *set,
  * the next period is counted too.
  */
 static void pfm_masked_ovfl(struct pfm_context *ctx, struct pfm_counter *c,
-			    u64 count, u64 pmd)
+			    struct perf_event *ev, u64 count, u64 pmd)
 {
 	u64 n;
 
 	if (!ctx->smpl) {
-		pfm_rearm(c->event, PFM_PERIOD_MAX);
+		pfm_rearm(ev, PFM_PERIOD_MAX);
 		return;
 	}
 	n = pfm_periods(pmd, c->last_reset);
 	ctx->smpl->ovfls += n;
 	ctx->smpl->lost += n;
-	pfm_counter_reload(c, count, c->last_reset);
+	pfm_counter_reload(c, ev, count, c->last_reset);
 }
 
 /*
@@ -521,17 +528,18 @@ void pfm_flush_overflows(struct pfm_context *ctx)
 	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
 	for (i = 0; i < PFM_NUM_COUNTERS; i++) {
 		struct pfm_counter *c = &set->ctr[i];
+		struct perf_event *ev = c->event;	/* ctx->lock: stays */
 		u64 count;
 
-		if (!c->event)
+		if (!ev)
 			continue;
-		count = local64_read(&c->event->count);
+		count = local64_read(&ev->count);
 		if (!pfm_ovfl_pending_locked(ctx, c, count))
 			continue;
 		if (ctx->masked)
-			pfm_counter_reload(c, count, c->last_reset);
+			pfm_counter_reload(c, ev, count, c->last_reset);
 		else
-			pfm_short_reset(set, c, count);
+			pfm_short_reset(set, c, ev, count);
 	}
 	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
 }
@@ -594,9 +602,9 @@ void pfm_ovfl_handler(struct perf_event *ev, struct perf_sample_data *data,
 		goto out;
 	}
 	if (ctx->masked)
-		pfm_masked_ovfl(ctx, c, count, pmd);
+		pfm_masked_ovfl(ctx, c, ev, count, pmd);
 	else
-		pfm_overflow(ctx, set, c, count, pmd, regs);
+		pfm_overflow(ctx, set, c, ev, count, pmd, regs);
 out:
 	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
 }

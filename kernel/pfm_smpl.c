@@ -191,11 +191,13 @@ int pfm_smpl_mmap(struct pfm_context *ctx, struct vm_area_struct *vma)
 static u64 pfm_smpl_pmd_value(struct pfm_counter *r, struct pfm_counter *c,
 			      u64 count)
 {
-	if (!READ_ONCE(r->event))
+	struct perf_event *rev = READ_ONCE(r->event);
+
+	if (!rev)
 		return r->value;
 	if (r->frozen)
 		return r->frozen_val;
-	return r->offset + pfm_count_at(r, c, count);
+	return r->offset + pfm_count_at(r, rev, c, count);
 }
 
 /*

@@ -90,3 +90,15 @@ setup() {
 	run -0 pfm_test pmd write smpl_flag
 	assert_output "EOPNOTSUPP NOTSUPP"
 }
+
+# The handler resets PMD1 on the faulting CPU while another thread
+# replaces PMD1's event (PFM_WRITE_PMCS while loaded): the release and the
+# creation publish the event and the value together with the handler's
+# lock, so no reset is lost and no handler follows a pointer that is
+# going (the dmesg check of the suite would show that).
+@test "a counter replaced while loaded keeps every reset the overflow handler makes meanwhile" {
+	run --separate-stderr pfm_test reattach 100
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	assert_output "consistent 100 of 100"
+}

@@ -8,6 +8,7 @@
 #include "double-buffer/perfmon_dbl_smpl.h"
 
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <sys/mman.h>
 
@@ -1638,6 +1639,141 @@ static void sc_tw_pending(int argc, char **argv)
 	printf("target %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
 }
 
+/* --- counters replaced while the handler runs ---------------------------- */
+
+#define EV_ALIGN_FAULTS	PFM_PMC_VIRT_EVENT(PFM_EVT_TYPE_SOFTWARE, 7, PFM_PMC_USR)
+
+struct reattach {
+	int fd;
+	volatile int pause_faults, faults_paused;
+	volatile int stop_writes, writes_stopped;
+	volatile int done, ready;
+	long writes;
+};
+
+/* The monitored thread: loads the context on itself and faults, each
+ * fault an overflow of PMD0 that resets PMD1, until paused. */
+static void *reattach_faulter(void *arg)
+{
+	struct reattach *r = arg;
+	long page = sysconf(_SC_PAGESIZE), npages = 64;
+	volatile char *m = mmap(NULL, (size_t)(npages * page), PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED || pfm_load_pid(r->fd, 0, 0) || pfm_start(r->fd))
+		die("faulter set-up");
+	r->ready = 1;
+	while (!r->done) {
+		if (r->pause_faults) {
+			r->faults_paused = 1;
+			while (r->pause_faults && !r->done)
+				sched_yield();
+			r->faults_paused = 0;
+			continue;
+		}
+		for (long i = 0; i < npages; i++)
+			m[i * page] = 1;
+		madvise((void *)m, (size_t)(npages * page), MADV_DONTNEED);
+	}
+	return NULL;
+}
+
+/* The controller: writes PMC1 (its event released and created again),
+ * until stopped. */
+static void *reattach_writer(void *arg)
+{
+	struct reattach *r = arg;
+
+	while (!r->done) {
+		if (r->stop_writes) {
+			r->writes_stopped = 1;
+			while (r->stop_writes && !r->done)
+				sched_yield();
+			r->writes_stopped = 0;
+			continue;
+		}
+		if (pfm_pmc(r->fd, 1, EV_ALIGN_FAULTS))
+			die("PFM_WRITE_PMCS");
+		r->writes++;
+	}
+	return NULL;
+}
+
+/*
+ * reattach ROUNDS: PMD1 counts an event that never comes (alignment
+ * faults) and is reset, randomised, by every overflow of PMD0 (page
+ * faults of a thread monitoring itself, period 1, reset_pmds {1}),
+ * while another thread rewrites PMC1: each write releases PMD1's event
+ * and creates a new one, racing with the resets, which the handler
+ * makes on the faulting CPU.  Each round the faults are paused at a
+ * moment of the writer's loop, the writes stopped, and PMD1 read: it
+ * must read its last reset value (reset values are never lost to a
+ * release or a creation).  Prints "consistent N of ROUNDS".
+ */
+static void sc_reattach(int argc, char **argv)
+{
+	long rounds = arg_l(argc, argv, 1, 100), good = 0, bad = 0;
+	struct reattach r = { .fd = pfm_context(0) };
+	struct pfarg_pmd p[2];
+	pthread_t ft, wt;
+
+	memset(p, 0, sizeof(p));
+	p[0].reg_num = 0;
+	p[0].reg_value = (uint64_t)-1;
+	p[0].reg_short_reset = (uint64_t)-1;
+	p[0].reg_long_reset = (uint64_t)-1;
+	p[0].reg_reset_pmds[0] = 1ull << 1;
+	p[1].reg_num = 1;
+	p[1].reg_flags = PFM_PMDFL_RANDOM;
+	p[1].reg_short_reset = 1000;
+	p[1].reg_random_mask = 0xffff;
+	p[1].reg_random_seed = 12345;
+	if (pfm_pmc(r.fd, 0, EV_PAGE_FAULTS) || pfm_pmc(r.fd, 1, EV_ALIGN_FAULTS) ||
+	    pfm_vec_call(r.fd, PFM_WRITE_PMDS, p, 2, sizeof(p[0])))
+		die("set-up");
+	if (pthread_create(&ft, NULL, reattach_faulter, &r))
+		die("pthread_create");
+	while (!r.ready)
+		usleep(1000);
+	if (pthread_create(&wt, NULL, reattach_writer, &r))
+		die("pthread_create");
+	for (long i = 0; i < rounds; i++) {
+		struct pfarg_pmd q;
+
+		usleep(1000 + (useconds_t)(i % 7) * 300);
+		r.pause_faults = 1;
+		while (!r.faults_paused)
+			sched_yield();
+		r.stop_writes = 1;
+		while (!r.writes_stopped)
+			sched_yield();
+		memset(&q, 0, sizeof(q));
+		q.reg_num = 1;
+		if (pfm_vec_call(r.fd, PFM_READ_PMDS, &q, 1, sizeof(q)))
+			die("PFM_READ_PMDS");
+		if (q.reg_value == q.reg_last_reset_val)
+			good++;
+		else if (++bad <= 3)
+			fprintf(stderr, "round %ld: PMD1 %llu, last reset %llu\n", i,
+				(unsigned long long)q.reg_value,
+				(unsigned long long)q.reg_last_reset_val);
+		r.stop_writes = 0;
+		while (r.writes_stopped)
+			sched_yield();
+		r.pause_faults = 0;
+		while (r.faults_paused)
+			sched_yield();
+	}
+	r.stop_writes = 1;	/* no write after the faulter has gone */
+	while (!r.writes_stopped)
+		sched_yield();
+	r.done = 1;
+	pthread_join(wt, NULL);
+	pthread_join(ft, NULL);
+	fprintf(stderr, "%ld writes\n", r.writes);
+	printf("consistent %ld of %ld\n", good, rounds);
+}
+
 /*
  * sets_ovfl: set0 switches after 2 overflows of PMD0 (calls of counted(),
  * period 10), set1 counts calls from then on.  25 calls in a row: set1
@@ -2064,6 +2200,7 @@ static const struct scenario scenarios[] = {
 	{ "syswide", sc_syswide },
 	{ "open_many", sc_open_many },
 	{ "tw_pending", sc_tw_pending },
+	{ "reattach", sc_reattach },
 };
 
 int main(int argc, char **argv)
