@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
-# Call chains of hardware-event samples, on each backend (the module's
-# through the callchain format, perfmon_cc.ko, whose arm64 walk reads the
-# frame records of the user stack): sampling cycles:u in tests/hw/nest,
-# where the run's cycles are spent in nest_leaf under main, nest_a, nest_b.
+# Call chains on each backend (the module's through the callchain format,
+# perfmon_cc.ko, whose arm64 walk reads the frame records of the kernel
+# and user stacks): sampling cycles:u in tests/hw/nest, where the run's
+# cycles are spent in nest_leaf under main, nest_a, nest_b; and page
+# faults taken in the kernel under that path (nest read).
 bats_require_minimum_version 1.5.0
 
 setup() {
@@ -34,5 +35,18 @@ stacks() {
 		[ "$leaf" -ge 90 ]
 		[ "$path" = "$leaf" ]
 		[ "$leaf" -ge $((total * 9 / 10)) ]
+	done
+}
+
+@test "faults in the kernel: the kernel's frames under the leaf's path, through read()" {
+	local b
+	for b in $PFM_HW_BACKENDS; do
+		pfmon_csv "$b" -e page-faults --long-smpl-periods=1 --call-graph=fp \
+			--folded="$T/f" nest read 20 >"$T/out.csv"
+		cat "$T/f"
+		# the fault's function, a leaf in asm (__arch_clear_user on
+		# arm64), keeps its return address in a register: its
+		# caller, read_zero, is not in any frame-pointer chain
+		[ "$(stacks "$T/f" '(^|;)main;nest_a;nest_b;nest_leaf;.*ksys_read;vfs_read;')" = 20 ]
 	done
 }
