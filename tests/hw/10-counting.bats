@@ -50,7 +50,11 @@ perfex_start() {
 @test "the reference counts nops' instructions exactly as its code says" {
 	local n
 	for n in 0 7 1000 1000000; do
-		run -0 ref instructions nops "$n"
+		run ref instructions nops "$n"
+		[ "$status" -eq 0 ] || {
+			echo "this machine's PMU does not count instructions: $output" >&2
+			false
+		}
 		near "$output" "$(nops_count "$n")"
 	done
 }
