@@ -10,6 +10,7 @@
 #include <linux/err.h>
 #include <linux/pid.h>
 #include <linux/ptrace.h>
+#include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/sched/clock.h>
@@ -582,18 +583,39 @@ static bool pfm_target_busy(struct task_struct *task, int cpu)
 	return false;
 }
 
+/*
+ * Release every event of the context, then wait for a grace period.  A
+ * released event is off its PMU, but its handler may still be running
+ * on another CPU: a software event's (page faults) runs in the faulting
+ * task with interrupts on, and the IPI that removes the event can come
+ * in the middle of it.  Handlers run in RCU read-side sections (perf's
+ * software events under rcu_read_lock(), the others with interrupts
+ * off or in NMI), so after the grace period none is left in
+ * pfm_ovfl_handler() or pfm_timer_handler() with a pointer to this
+ * context, its sets or its format: they may be freed (a set deleted,
+ * the context closed, the format's module put) and the irq_work they
+ * raise is synced after.  Expedited: one close or unload waits for it,
+ * and a context's whole life may be a few ms.
+ */
 static void pfm_detach_all(struct pfm_context *ctx)
 {
 	struct pfm_set *set;
+	bool any = false;
 	int i;
 
 	if (ctx->timer) {
 		perf_event_release_kernel(ctx->timer);
 		ctx->timer = NULL;
+		any = true;
 	}
-	list_for_each_entry(set, &ctx->sets, list)
-		for (i = 0; i < PFM_NUM_COUNTERS; i++)
+	list_for_each_entry(set, &ctx->sets, list) {
+		for (i = 0; i < PFM_NUM_COUNTERS; i++) {
+			any |= !!set->ctr[i].event;
 			pfm_counter_detach(ctx, &set->ctr[i]);
+		}
+	}
+	if (any)
+		synchronize_rcu_expedited();
 }
 
 /* The set-switch clock: the thread's CPU time, or the CPU's wall time. */
@@ -797,9 +819,13 @@ void pfm_ctx_free(struct pfm_context *ctx)
 
 	mutex_lock(&ctx->lock);
 	if (ctx->state == PFM_CTX_LOADED)
-		pfm_do_unload(ctx);
+		pfm_do_unload(ctx);	/* a grace period after the events */
 	mutex_unlock(&ctx->lock);
-	/* no event is left to raise the irq_work; the work sees UNLOADED */
+	/*
+	 * No event is left, and no handler still runs (pfm_detach_all()),
+	 * to raise the irq_work; the work sees UNLOADED.  The format's
+	 * module is put below, after that grace period too.
+	 */
 	irq_work_sync(&ctx->irq_work);
 	cancel_work_sync(&ctx->switch_work);
 	/* a switch still queued on the target finds no context */
