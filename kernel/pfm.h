@@ -34,6 +34,23 @@ extern unsigned int pfm_sys_gid;
 extern unsigned int pfm_thread_gid;
 extern bool pfm_hw_pmu;
 extern unsigned long pfm_smpl_buf_size_max;
+extern unsigned int pfm_dev_gid;
+extern unsigned int pfm_events_per_user_max;
+extern unsigned long pfm_smpl_buf_per_user_max;
+
+/* dev_gid: no group (only CAP_PERFMON opens /dev/perfmon) */
+#define PFM_GROUP_NONE	0xfffffffeU
+
+/* what a user's contexts hold, each bounded per user (pfm_dev.c) */
+enum pfm_user_res {
+	PFM_USER_CTX,		/* open contexts: ctx_per_user_max */
+	PFM_USER_EVENTS,	/* perf events: events_per_user_max */
+	PFM_USER_SMPL,		/* bytes of sampling buffers */
+	PFM_USER_NR,
+};
+
+int pfm_user_charge(kuid_t uid, enum pfm_user_res res, unsigned long n);
+void pfm_user_uncharge(kuid_t uid, enum pfm_user_res res, unsigned long n);
 
 enum pfm_state {
 	PFM_CTX_NEW,		/* opened, PFM_CREATE_CONTEXT not yet done */

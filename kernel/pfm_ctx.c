@@ -266,14 +266,20 @@ static int pfm_counter_attach(struct pfm_context *ctx, struct pfm_counter *c)
 	attr.inherit = !!(ctx->load_flags & PFM_LOADFL_INHERIT);
 	attr.enable_on_exec = c->set == ctx->active &&
 			      (ctx->load_flags & PFM_LOADFL_ENABLE_ON_EXEC);
+	/* each event is charged to the context's owner (events_per_user_max) */
+	ret = pfm_user_charge(ctx->owner, PFM_USER_EVENTS, 1);
+	if (ret)
+		return ret;
 	if (ctx->task)
 		ev = perf_event_create_kernel_counter(&attr, -1, ctx->task,
 						      pfm_ovfl_handler, c);
 	else
 		ev = perf_event_create_kernel_counter(&attr, ctx->cpu, NULL,
 						      pfm_ovfl_handler, c);
-	if (IS_ERR(ev))
+	if (IS_ERR(ev)) {
+		pfm_user_uncharge(ctx->owner, PFM_USER_EVENTS, 1);
 		return PTR_ERR(ev);
+	}
 	c->act_start_count = 0;		/* a new event counts from 0 */
 	c->act_start_running = 0;
 	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
@@ -356,6 +362,7 @@ static void pfm_counter_detach(struct pfm_context *ctx, struct pfm_counter *c)
 	WRITE_ONCE(c->event, NULL);
 	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
 	perf_event_release_kernel(ev);
+	pfm_user_uncharge(ctx->owner, PFM_USER_EVENTS, 1);
 }
 
 /* The PMD value, times and activation sums (with the activation in

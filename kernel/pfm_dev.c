@@ -24,6 +24,16 @@ unsigned int pfm_arg_size_max = 4 * PAGE_SIZE;
 unsigned int pfm_ctx_per_user_max = 256;
 unsigned int pfm_sys_gid = PFM_GROUP_ANY;
 unsigned int pfm_thread_gid = PFM_GROUP_ANY;
+/*
+ * Who may open /dev/perfmon: CAP_PERFMON, and the members of dev_gid.
+ * The kernel counters the module creates skip perf_event_paranoid and
+ * the LSM hook (neither sysctl_perf_event_paranoid nor
+ * security_perf_event_open() is exported to modules on 6.1), so the
+ * default grants no one else: the administrator grants a group.
+ */
+unsigned int pfm_dev_gid = PFM_GROUP_NONE;
+unsigned int pfm_events_per_user_max = 1024;
+unsigned long pfm_smpl_buf_per_user_max = 16UL << 20;
 
 module_param_named(arg_size_max, pfm_arg_size_max, uint, 0644);
 MODULE_PARM_DESC(arg_size_max, "largest vector argument in bytes (at least a page)");
@@ -35,10 +45,88 @@ module_param_named(thread_gid, pfm_thread_gid, uint, 0644);
 MODULE_PARM_DESC(thread_gid, "group allowed per-thread contexts (4294967295: any)");
 module_param_named(smpl_buf_size_max, pfm_smpl_buf_size_max, ulong, 0644);
 MODULE_PARM_DESC(smpl_buf_size_max, "bytes of all sampling buffers together (at least a page)");
+module_param_named(dev_gid, pfm_dev_gid, uint, 0644);
+MODULE_PARM_DESC(dev_gid, "group allowed to open /dev/perfmon besides CAP_PERFMON (4294967294: none, 4294967295: any)");
+module_param_named(events_per_user_max, pfm_events_per_user_max, uint, 0644);
+MODULE_PARM_DESC(events_per_user_max, "events of all contexts of a user (CAP_SYS_ADMIN is exempt)");
+module_param_named(smpl_buf_per_user_max, pfm_smpl_buf_per_user_max, ulong, 0644);
+MODULE_PARM_DESC(smpl_buf_per_user_max, "bytes of all sampling buffers of a user (CAP_SYS_ADMIN is exempt)");
 
-/* open contexts per user: uid -> count */
+/*
+ * What each user holds: contexts, events, bytes of sampling buffers;
+ * uid -> struct pfm_user, freed when all three are 0.  Everything held
+ * is counted; the limits are checked when more is asked, except for
+ * CAP_SYS_ADMIN.
+ */
+struct pfm_user {
+	unsigned long held[PFM_USER_NR];
+};
+
 static DEFINE_XARRAY(pfm_users);
 static DEFINE_MUTEX(pfm_users_lock);
+
+static unsigned long pfm_user_limit(enum pfm_user_res res)
+{
+	switch (res) {
+	case PFM_USER_CTX:
+		return READ_ONCE(pfm_ctx_per_user_max);
+	case PFM_USER_EVENTS:
+		return READ_ONCE(pfm_events_per_user_max);
+	default:
+		return READ_ONCE(pfm_smpl_buf_per_user_max);
+	}
+}
+
+/* Charge n of res to uid: 0, or -EMFILE (contexts, events) or -ENOMEM
+ * (buffers) past the user's limit. */
+int pfm_user_charge(kuid_t uid, enum pfm_user_res res, unsigned long n)
+{
+	struct pfm_user *u;
+	int ret = 0;
+
+	mutex_lock(&pfm_users_lock);
+	u = xa_load(&pfm_users, __kuid_val(uid));
+	if (!u) {
+		u = kzalloc(sizeof(*u), GFP_KERNEL);
+		ret = u ? xa_err(xa_store(&pfm_users, __kuid_val(uid), u,
+					  GFP_KERNEL)) : -ENOMEM;
+		if (ret) {
+			kfree(u);
+			goto out;
+		}
+	}
+	if ((u->held[res] + n > pfm_user_limit(res) || u->held[res] + n < n) &&
+	    !capable(CAP_SYS_ADMIN)) {
+		ret = res == PFM_USER_SMPL ? -ENOMEM : -EMFILE;
+		if (!u->held[PFM_USER_CTX] && !u->held[PFM_USER_EVENTS] &&
+		    !u->held[PFM_USER_SMPL]) {
+			xa_erase(&pfm_users, __kuid_val(uid));
+			kfree(u);
+		}
+		goto out;
+	}
+	u->held[res] += n;
+out:
+	mutex_unlock(&pfm_users_lock);
+	return ret;
+}
+
+void pfm_user_uncharge(kuid_t uid, enum pfm_user_res res, unsigned long n)
+{
+	struct pfm_user *u;
+
+	mutex_lock(&pfm_users_lock);
+	u = xa_load(&pfm_users, __kuid_val(uid));
+	if (!WARN_ON_ONCE(!u || u->held[res] < n)) {
+		u->held[res] -= n;
+		if (!u->held[PFM_USER_CTX] && !u->held[PFM_USER_EVENTS] &&
+		    !u->held[PFM_USER_SMPL]) {
+			xa_erase(&pfm_users, __kuid_val(uid));
+			kfree(u);
+		}
+	}
+	mutex_unlock(&pfm_users_lock);
+}
 
 static unsigned int pfm_arg_limit(void)
 {
@@ -47,34 +135,15 @@ static unsigned int pfm_arg_limit(void)
 	return clamp_t(unsigned int, max, PFM_ARG_SIZE_MIN, PFM_ARG_SIZE_LIMIT);
 }
 
-static int pfm_charge_user(kuid_t uid)
+/* CAP_PERFMON, or a member of dev_gid (or dev_gid is "any"). */
+static bool pfm_may_open(void)
 {
-	unsigned long n;
-	int ret = 0;
+	unsigned int gid = READ_ONCE(pfm_dev_gid);
 
-	mutex_lock(&pfm_users_lock);
-	n = xa_to_value(xa_load(&pfm_users, __kuid_val(uid)));
-	if (n >= READ_ONCE(pfm_ctx_per_user_max) && !capable(CAP_SYS_ADMIN))
-		ret = -EMFILE;
-	else
-		ret = xa_err(xa_store(&pfm_users, __kuid_val(uid),
-				      xa_mk_value(n + 1), GFP_KERNEL));
-	mutex_unlock(&pfm_users_lock);
-	return ret;
-}
-
-static void pfm_uncharge_user(kuid_t uid)
-{
-	unsigned long n;
-
-	mutex_lock(&pfm_users_lock);
-	n = xa_to_value(xa_load(&pfm_users, __kuid_val(uid)));
-	if (n <= 1)
-		xa_erase(&pfm_users, __kuid_val(uid));
-	else
-		xa_store(&pfm_users, __kuid_val(uid), xa_mk_value(n - 1),
-			 GFP_KERNEL);
-	mutex_unlock(&pfm_users_lock);
+	if (perfmon_capable() || gid == PFM_GROUP_ANY)
+		return true;
+	return gid != PFM_GROUP_NONE &&
+	       in_group_p(make_kgid(current_user_ns(), gid));
 }
 
 static int pfm_open(struct inode *inode, struct file *file)
@@ -83,12 +152,14 @@ static int pfm_open(struct inode *inode, struct file *file)
 	kuid_t uid = current_uid();
 	int ret;
 
-	ret = pfm_charge_user(uid);
+	if (!pfm_may_open())
+		return -EACCES;
+	ret = pfm_user_charge(uid, PFM_USER_CTX, 1);
 	if (ret)
 		return ret;
 	ctx = pfm_ctx_alloc();
 	if (!ctx) {
-		pfm_uncharge_user(uid);
+		pfm_user_uncharge(uid, PFM_USER_CTX, 1);
 		return -ENOMEM;
 	}
 	ctx->owner = uid;
@@ -102,7 +173,7 @@ static int pfm_release(struct inode *inode, struct file *file)
 	kuid_t uid = ctx->owner;
 
 	pfm_ctx_free(ctx);
-	pfm_uncharge_user(uid);
+	pfm_user_uncharge(uid, PFM_USER_CTX, 1);
 	return 0;
 }
 

@@ -122,15 +122,21 @@ int pfm_smpl_create(struct pfm_context *ctx, const struct pfarg_ctx *arg)
 	ret = pfm_smpl_charge(s->map_size);
 	if (ret)
 		goto out_free;
+	/* and to its owner (smpl_buf_per_user_max) */
+	ret = pfm_user_charge(ctx->owner, PFM_USER_SMPL, s->map_size);
+	if (ret)
+		goto out_uncharge;
 	s->buf = vmalloc_user(s->map_size);	/* zeroed */
 	if (!s->buf) {
 		ret = -ENOMEM;
-		goto out_uncharge;
+		goto out_uncharge_user;
 	}
 	fmt->init(s);
 	smp_store_release(&ctx->smpl, s);	/* read by mmap() without ctx->lock */
 	return 0;
 
+out_uncharge_user:
+	pfm_user_uncharge(ctx->owner, PFM_USER_SMPL, s->map_size);
 out_uncharge:
 	atomic64_sub(s->map_size, &pfm_smpl_bytes);
 out_free:
@@ -150,6 +156,7 @@ void pfm_smpl_free(struct pfm_context *ctx)
 	ctx->smpl = NULL;
 	vfree(s->buf);
 	atomic64_sub(s->map_size, &pfm_smpl_bytes);
+	pfm_user_uncharge(ctx->owner, PFM_USER_SMPL, s->map_size);
 	pfm_fmt_put(s->fmt);	/* its module may go now */
 	kfree(s);
 }

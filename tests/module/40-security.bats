@@ -14,6 +14,9 @@ teardown() {
 	[ -z "${victim:-}" ] || kill "$victim" 2>/dev/null || true
 	echo 256 > /sys/module/perfmon/parameters/ctx_per_user_max
 	echo 4294967295 > /sys/module/perfmon/parameters/thread_gid
+	echo "$PFM_UNPRIV_UID" > /sys/module/perfmon/parameters/dev_gid
+	echo 1024 > /sys/module/perfmon/parameters/events_per_user_max
+	echo 16777216 > /sys/module/perfmon/parameters/smpl_buf_per_user_max
 }
 
 @test "unprivileged: cannot load onto another user's process" {
@@ -91,4 +94,48 @@ teardown() {
 	echo 4294967295 > /sys/module/perfmon/parameters/thread_gid
 	run -0 as_user pfm_test create 0
 	assert_output OK
+}
+
+# The module's kernel counters skip perf_event_paranoid and the LSM hook,
+# which 6.1 does not export to modules: /dev/perfmon opens for
+# CAP_PERFMON and the group the administrator grants (dev_gid), no one
+# else by default (4294967294).
+@test "/dev/perfmon opens only for CAP_PERFMON and the group in dev_gid" {
+	echo 4294967294 > /sys/module/perfmon/parameters/dev_gid
+	run -0 as_user pfm_test open_many 1
+	assert_output "EACCES after 0"
+	run -0 pfm_test open_many 1
+	assert_output "OK 1"
+	echo 4242 > /sys/module/perfmon/parameters/dev_gid
+	run -0 as_user pfm_test open_many 1
+	assert_output "EACCES after 0"
+	echo "$PFM_UNPRIV_UID" > /sys/module/perfmon/parameters/dev_gid
+	run -0 as_user pfm_test open_many 1
+	assert_output "OK 1"
+	echo 4294967295 > /sys/module/perfmon/parameters/dev_gid
+	run -0 as_user pfm_test open_many 1
+	assert_output "OK 1"
+}
+
+@test "the events of a user's contexts are bounded by events_per_user_max" {
+	echo 100 > /sys/module/perfmon/parameters/events_per_user_max
+	run -0 as_user pfm_test load_events 100
+	assert_output OK
+	run -0 as_user pfm_test load_events 101
+	assert_output EMFILE
+	run -0 pfm_test load_events 101		# CAP_SYS_ADMIN is exempt
+	assert_output OK
+	echo 1024 > /sys/module/perfmon/parameters/events_per_user_max
+	run -0 as_user pfm_test load_events 101
+	assert_output OK
+}
+
+@test "a user's sampling buffers are bounded by smpl_buf_per_user_max" {
+	echo 65536 > /sys/module/perfmon/parameters/smpl_buf_per_user_max
+	run -0 as_user pfm_test smpl_create default 16 65536
+	assert_output "OK 65536"
+	run -0 as_user pfm_test smpl_create default 16 131072
+	assert_output "ENOMEM 0"
+	run -0 pfm_test smpl_create default 16 131072	# CAP_SYS_ADMIN is exempt
+	assert_output "OK 131072"
 }

@@ -20,6 +20,8 @@ pfm_setup() {
 pfm_load_modules() {
 	local f
 	[ -e /dev/perfmon ] || insmod "$PFM_MODULE"
+	# the suite's unprivileged user opens /dev/perfmon through its group
+	echo "${PFM_UNPRIV_UID:-1000}" > /sys/module/perfmon/parameters/dev_gid
 	for f in $PFM_FORMATS; do
 		grep -q "^$(basename "$f" .ko) " /proc/modules || insmod "$f"
 	done

@@ -1517,6 +1517,26 @@ static void sc_sets_timeout(int argc, char **argv)
 	       clocks >= sum * 9 / 10 && clocks <= sum * 11 / 10 ? "match" : "differ");
 }
 
+/* load_events N: a context of N task-clock events (64 a set, sets 0, 1,
+ * ...), loaded on the caller: prints the errno of the load. */
+static void sc_load_events(int argc, char **argv)
+{
+	long n = arg_l(argc, argv, 1, 10);
+	int fd = pfm_context(0), e = 0;
+
+	for (long i = 0; i < n && !e; i++) {
+		uint16_t set = (uint16_t)(i / 64);
+
+		if (i % 64 == 0 && set)
+			e = set_create(fd, set, 0, 0, NULL);
+		if (!e)
+			e = pmc_set(fd, set, (unsigned int)(i % 64), EV_TASK_CLOCK);
+	}
+	if (e)
+		die("set-up");
+	print_e(pfm_load_pid(fd, 0, 0));
+}
+
 /* --- module lifetime ---------------------------------------------------- */
 
 /* The target of tw_pending: one write(2) of twice its pipe's size, a
@@ -2201,6 +2221,7 @@ static const struct scenario scenarios[] = {
 	{ "open_many", sc_open_many },
 	{ "tw_pending", sc_tw_pending },
 	{ "reattach", sc_reattach },
+	{ "load_events", sc_load_events },
 };
 
 int main(int argc, char **argv)
