@@ -110,6 +110,7 @@ struct pfm_counter {
 	u64 evtsel;
 	u64 ext1;
 	u64 ext2;
+	u64 ext3;			/* config bits 32..63 (generic events) */
 	struct perf_event *event;	/* while loaded, when evtsel != 0 (see above) */
 	u64 value;			/* PMD value while there is no event */
 	u64 offset;			/* PMD = offset + event count */
@@ -153,7 +154,8 @@ static inline u64 pfm_count_at(const struct pfm_counter *r,
 			       struct perf_event *rev,
 			       const struct pfm_counter *c, u64 count)
 {
-	if (r->evtsel == c->evtsel && r->ext1 == c->ext1 && r->ext2 == c->ext2)
+	if (r->evtsel == c->evtsel && r->ext1 == c->ext1 && r->ext2 == c->ext2 &&
+	    r->ext3 == c->ext3)
 		return count;
 	return local64_read(&rev->count);
 }
@@ -228,7 +230,7 @@ static inline u64 pfm_set_clock_now(void)
 /* pfm_pmu.c: the logical PMU */
 int pfm_pmu_init(void);
 int pfm_evtsel_to_attr(const struct pfm_counter *c, struct perf_event_attr *attr);
-int pfm_evtsel_check(u64 evtsel, u64 ext1, u64 ext2, u32 *retfl);
+int pfm_evtsel_check(const struct pfm_counter *regs, u32 *retfl);
 int pfm_reginfo_pmc(struct pfarg_reginfo *ri);
 int pfm_reginfo_pmd(struct pfarg_reginfo *ri);
 ssize_t pfm_pmu_describe(char *buf, bool pmcs);

@@ -1180,7 +1180,7 @@ int pfm_ctx_getinfo_set(struct pfm_context *ctx, struct pfarg_setinfo *si)
 	si->set_id_next = set->id_next;
 	si->set_flags = set->flags;
 	si->set_timeout = set->timeout;
-	for (i = 0; i < PFM_PMC_EXT2_BASE + PFM_NUM_COUNTERS; i++)
+	for (i = 0; i < PFM_PMC_EXT3_BASE + PFM_NUM_COUNTERS; i++)
 		si->set_avail_pmcs[i / 64] |= 1ULL << (i % 64);
 	for (i = 0; i < PFM_NUM_COUNTERS; i++)
 		si->set_avail_pmds[i / 64] |= 1ULL << (i % 64);
@@ -1211,7 +1211,7 @@ int pfm_ctx_write_pmc(struct pfm_context *ctx, struct pfarg_pmc *pmc)
 	u64 *reg;
 	int ret;
 
-	if (n >= PFM_PMC_EXT2_BASE + PFM_NUM_COUNTERS)
+	if (n >= PFM_PMC_EXT3_BASE + PFM_NUM_COUNTERS)
 		return pfm_reg_fail(&pmc->reg_flags, PFM_REG_RETFL_NOTAVAIL, -EINVAL);
 	set = pfm_find_set(ctx, pmc->reg_set);
 	if (!set)
@@ -1226,14 +1226,17 @@ int pfm_ctx_write_pmc(struct pfm_context *ctx, struct pfarg_pmc *pmc)
 	next.evtsel = c->evtsel;
 	next.ext1 = c->ext1;
 	next.ext2 = c->ext2;
+	next.ext3 = c->ext3;
 	if (n < PFM_PMC_EXT1_BASE)
 		reg = &next.evtsel;
 	else if (n < PFM_PMC_EXT2_BASE)
 		reg = &next.ext1;
-	else
+	else if (n < PFM_PMC_EXT3_BASE)
 		reg = &next.ext2;
+	else
+		reg = &next.ext3;
 	*reg = pmc->reg_value;
-	ret = pfm_evtsel_check(next.evtsel, next.ext1, next.ext2, &retfl);
+	ret = pfm_evtsel_check(&next, &retfl);
 	if (ret)
 		return pfm_reg_fail(&pmc->reg_flags, retfl, ret);
 
@@ -1241,6 +1244,7 @@ int pfm_ctx_write_pmc(struct pfm_context *ctx, struct pfarg_pmc *pmc)
 		c->evtsel = next.evtsel;
 		c->ext1 = next.ext1;
 		c->ext2 = next.ext2;
+		c->ext3 = next.ext3;
 		return 0;
 	}
 	/* loaded: a new event replaces the old one, the PMD keeps its count */
@@ -1248,6 +1252,7 @@ int pfm_ctx_write_pmc(struct pfm_context *ctx, struct pfarg_pmc *pmc)
 	c->evtsel = next.evtsel;
 	c->ext1 = next.ext1;
 	c->ext2 = next.ext2;
+	c->ext3 = next.ext3;
 	if (!c->evtsel)
 		return 0;
 	ret = pfm_counter_attach(ctx, c);

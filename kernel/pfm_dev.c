@@ -316,7 +316,7 @@ static void pfm_fill_config(struct pfarg_config *cf)
 	memset(cf, 0, sizeof(*cf));
 	cf->cf_version = PFM_VERSION;
 	cf->cf_flags = pfm_hw_pmu ? PFM_CFG_HW_PMU : 0;
-	for (i = 0; i < PFM_PMC_EXT2_BASE + PFM_NUM_COUNTERS; i++)
+	for (i = 0; i < PFM_PMC_EXT3_BASE + PFM_NUM_COUNTERS; i++)
 		cf->cf_impl_pmcs[i / 64] |= 1ULL << (i % 64);
 	for (i = 0; i < PFM_NUM_COUNTERS; i++)
 		cf->cf_impl_pmds[i / 64] |= 1ULL << (i % 64);

@@ -67,12 +67,15 @@ int pfm_evtsel_to_attr(const struct pfm_counter *c, struct perf_event_attr *attr
 	u64 v = c->evtsel;
 	u64 type = (v & PFM_PMC_TYPE_MASK) >> PFM_PMC_TYPE_SHIFT;
 	u64 config = v & PFM_PMC_CONFIG_MASK;
+	u64 config_hi = c->ext3;	/* perf's PMU type of a hybrid CPU */
 
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
 	attr->disabled = 1;
 
 	if (!(v & PFM_PMC_VIRT)) {
+		if (config_hi)
+			return -EINVAL;
 		attr->type = PERF_TYPE_RAW;
 		attr->config = v & ~(PFM_PMC_RAW_USR | PFM_PMC_RAW_OS);
 		attr->config1 = c->ext1;
@@ -88,6 +91,10 @@ int pfm_evtsel_to_attr(const struct pfm_counter *c, struct perf_event_attr *attr
 	attr->exclude_kernel = !(v & PFM_PMC_OS);
 	attr->exclude_hv = !(v & PFM_PMC_HV);
 
+	if (config_hi > U32_MAX ||
+	    (config_hi && type != PFM_EVT_TYPE_HARDWARE &&
+	     type != PFM_EVT_TYPE_HW_CACHE))
+		return -EINVAL;
 	switch (type) {
 	case PFM_EVT_TYPE_HARDWARE:
 		if (config >= PERF_COUNT_HW_MAX)
@@ -108,7 +115,7 @@ int pfm_evtsel_to_attr(const struct pfm_counter *c, struct perf_event_attr *attr
 		return -EINVAL;
 	}
 	attr->type = type;
-	attr->config = config;
+	attr->config = config | config_hi << 32;	/* all 64 bits of perf's */
 	attr->config1 = c->ext1;
 	attr->config2 = c->ext2;
 	return 0;
@@ -120,16 +127,15 @@ int pfm_evtsel_to_attr(const struct pfm_counter *c, struct perf_event_attr *attr
  * whose address may come in a later write) that this machine can count
  * it, with a disabled trial counter on the caller.
  */
-int pfm_evtsel_check(u64 evtsel, u64 ext1, u64 ext2, u32 *retfl)
+int pfm_evtsel_check(const struct pfm_counter *c, u32 *retfl)
 {
-	struct pfm_counter c = { .evtsel = evtsel, .ext1 = ext1, .ext2 = ext2 };
 	struct perf_event_attr attr;
 	struct perf_event *ev;
 	int ret;
 
-	if (!evtsel)
+	if (!c->evtsel)
 		return 0;
-	ret = pfm_evtsel_to_attr(&c, &attr);
+	ret = pfm_evtsel_to_attr(c, &attr);
 	if (ret) {
 		*retfl = PFM_REG_RETFL_EINVAL;
 		return ret;
@@ -173,7 +179,7 @@ int pfm_reginfo_pmc(struct pfarg_reginfo *ri)
 	unsigned int n = ri->reg_num;
 
 	pfm_reginfo_clear(ri);
-	if (n >= PFM_PMC_EXT2_BASE + PFM_NUM_COUNTERS) {
+	if (n >= PFM_PMC_EXT3_BASE + PFM_NUM_COUNTERS) {
 		ri->reg_flags = PFM_REG_RETFL_NOTAVAIL;
 		return -EINVAL;
 	}
@@ -222,6 +228,10 @@ ssize_t pfm_pmu_describe(char *buf, bool pmcs)
 		len += sysfs_emit_at(buf, len, "PMC%d-%d ext2 PMD0-%d\n",
 				     PFM_PMC_EXT2_BASE,
 				     PFM_PMC_EXT2_BASE + PFM_NUM_COUNTERS - 1,
+				     PFM_NUM_COUNTERS - 1);
+		len += sysfs_emit_at(buf, len, "PMC%d-%d ext3 PMD0-%d\n",
+				     PFM_PMC_EXT3_BASE,
+				     PFM_PMC_EXT3_BASE + PFM_NUM_COUNTERS - 1,
 				     PFM_NUM_COUNTERS - 1);
 	}
 	return len;

@@ -34,12 +34,18 @@
  *   PMC i        event select (PFM_PMC_EVTSEL_*), 0 = unused (the default)
  *   PMC 64 + i   extension 1: perf config1, or the breakpoint address
  *   PMC 128 + i  extension 2: perf config2
- * Register numbers up to PFM_MAX_PMCS/PMDS - 1 are reserved for later use
- * (virtual PMDs); the bit vectors are sized for all of them.
+ *   PMC 192 + i  extension 3, appended (cf_impl_pmcs has its bits where
+ *                it exists): bits 32..63 of a generic event's perf
+ *                config (PFM_EVT_TYPE_HARDWARE, _HW_CACHE), where perf's
+ *                PMU type (PERF_PMU_TYPE_SHIFT) names one PMU of a
+ *                hybrid CPU; 0 for every other event
+ * PMD numbers up to PFM_MAX_PMDS - 1 are reserved for later use (virtual
+ * PMDs); the bit vectors are sized for all of them.
  */
 #define PFM_NUM_COUNTERS	64
 #define PFM_PMC_EXT1_BASE	64
 #define PFM_PMC_EXT2_BASE	128
+#define PFM_PMC_EXT3_BASE	192
 #define PFM_MAX_PMCS		256
 #define PFM_MAX_PMDS		256
 #define PFM_PMC_BV		((PFM_MAX_PMCS + 63) / 64)
@@ -56,7 +62,8 @@
  *
  * Bit 63 set: a virtual (generic or software) event:
  *   bits 0..31   config within the type (perf's numbering: PERF_COUNT_HW_*,
- *                PERF_COUNT_SW_*, cache ids); for a breakpoint: bits 0..3
+ *                PERF_COUNT_SW_*, cache ids; bits 32..63 of a generic
+ *                event's config in PMC 192 + i); for a breakpoint: bits 0..3
  *                the access (R 1, W 2, X 4) and bits 8..15 the length in
  *                bytes, the address in PMC 64 + i
  *   bits 32..39  the type: PFM_EVT_TYPE_*

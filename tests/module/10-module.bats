@@ -22,6 +22,7 @@ setup() {
 	run -0 cat /sys/class/misc/perfmon/pmcs
 	assert_line "PMC0 evtsel PMD0"
 	assert_line "PMC64-127 ext1 PMD0-63"
+	assert_line "PMC192-255 ext3 PMD0-63"
 	run -0 cat /sys/class/misc/perfmon/pmds
 	assert_line "PMD63 counter64 PMD63"
 }
@@ -38,7 +39,9 @@ setup() {
 	assert_output "OK type=3 flags=0x2 counter=2 index=0xffffffffffffffff"
 	run -0 pfm_test getinfo pmd 63
 	assert_output "OK type=3 flags=0x4 counter=63 index=0xffffffffffffffff"
-	run -0 pfm_test getinfo pmc 192
+	run -0 pfm_test getinfo pmc 193
+	assert_output "OK type=3 flags=0x2 counter=1 index=0xffffffffffffffff"
+	run -0 pfm_test getinfo pmc 256
 	assert_output "EINVAL NOTAVAIL"
 	run -0 pfm_test getinfo pmd 64
 	assert_output "EINVAL NOTAVAIL"

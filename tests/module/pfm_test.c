@@ -225,6 +225,26 @@ static void sc_pmc(int argc, char **argv)
 	print_reg_e(e, p.reg_flags);
 }
 
+/* pmc_ext3 EXT3 EVTSEL: PMC 192 (bits 32..63 of counter 0's config),
+ * then PMC 0: prints the errno of each write and the flags of the
+ * second. */
+static void sc_pmc_ext3(int argc, char **argv)
+{
+	struct pfarg_pmc p;
+	int fd = pfm_context(0);
+	int e;
+
+	memset(&p, 0, sizeof(p));
+	p.reg_num = PFM_PMC_EXT3_BASE;
+	p.reg_value = (uint64_t)strtoull(argc > 1 ? argv[1] : "0", NULL, 0);
+	e = pfm_vec_call(fd, PFM_WRITE_PMCS, &p, 1, sizeof(p));
+	printf("%s ", errname(e));
+	memset(&p, 0, sizeof(p));
+	p.reg_value = (uint64_t)strtoull(argc > 2 ? argv[2] : "0", NULL, 0);
+	e = pfm_vec_call(fd, PFM_WRITE_PMCS, &p, 1, sizeof(p));
+	print_reg_e(e, p.reg_flags);
+}
+
 static void sc_pmd(int argc, char **argv)
 {
 	const char *field = argc > 2 ? argv[2] : "";
@@ -2204,6 +2224,7 @@ static const struct scenario scenarios[] = {
 	{ "start_flags", sc_start_flags },
 	{ "stop_flags", sc_stop_flags },
 	{ "pmc", sc_pmc },
+	{ "pmc_ext3", sc_pmc_ext3 },
 	{ "pmd", sc_pmd },
 	{ "pmd_write", sc_pmd_write },
 	{ "vec_partial", sc_vec_partial },

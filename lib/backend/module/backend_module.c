@@ -121,7 +121,7 @@ static int pfm_write_pmc(int fd, uint16_t set, unsigned int num, uint64_t value)
 /* The event select value (and extension) of an event, or -EOPNOTSUPP
  * for kinds of events the module has no encoding for. */
 static int pfm_encode(const struct px_event *ev, uint64_t *evtsel,
-		      uint64_t *ext1, uint64_t *ext2)
+		      uint64_t *ext1, uint64_t *ext2, uint64_t *ext3)
 {
 	uint64_t levels = 0;
 
@@ -133,6 +133,7 @@ static int pfm_encode(const struct px_event *ev, uint64_t *evtsel,
 		levels |= PFM_PMC_HV;
 	*ext1 = ev->config1;
 	*ext2 = ev->config2;
+	*ext3 = 0;
 
 	if (ev->kind == PX_EVENT_BREAKPOINT) {
 		*evtsel = PFM_PMC_VIRT_EVENT(PFM_EVT_TYPE_BREAKPOINT,
@@ -144,8 +145,12 @@ static int pfm_encode(const struct px_event *ev, uint64_t *evtsel,
 	}
 	switch (ev->type) {
 	case PFM_EVT_TYPE_HARDWARE:
-	case PFM_EVT_TYPE_SOFTWARE:
 	case PFM_EVT_TYPE_HW_CACHE:
+		/* bits 32..63 (a hybrid CPU's PMU type) in PMC 192 + k */
+		*ext3 = ev->config >> 32;
+		*evtsel = PFM_PMC_VIRT_EVENT(ev->type, ev->config, levels);
+		return 0;
+	case PFM_EVT_TYPE_SOFTWARE:
 		if (ev->config > PFM_PMC_CONFIG_MASK)
 			return -EOPNOTSUPP;
 		*evtsel = PFM_PMC_VIRT_EVENT(ev->type, ev->config, levels);
@@ -167,16 +172,18 @@ static int pfm_encode(const struct px_event *ev, uint64_t *evtsel,
  * failure already reported with px_fail(). */
 static int pfm_program(int fd, uint16_t set, unsigned int k, struct px_event *ev)
 {
-	uint64_t evtsel, ext1, ext2;
+	uint64_t evtsel, ext1, ext2, ext3;
 	int ret;
 
-	if (pfm_encode(ev, &evtsel, &ext1, &ext2))
+	if (pfm_encode(ev, &evtsel, &ext1, &ext2, &ext3))
 		return px_fail(EINVAL,
 			       "the perfmon module cannot count '%s' (perf type %u): it counts generic, software, cache, raw and breakpoint events; use --backend=perf",
 			       ev->name, ev->type);
 	ret = pfm_write_pmc(fd, set, PFM_PMC_EXT1_BASE + k, ext1);
 	if (!ret)
 		ret = pfm_write_pmc(fd, set, PFM_PMC_EXT2_BASE + k, ext2);
+	if (!ret && ext3)	/* written only when used: older modules lack it */
+		ret = pfm_write_pmc(fd, set, PFM_PMC_EXT3_BASE + k, ext3);
 	if (!ret)
 		ret = pfm_write_pmc(fd, set, k, evtsel);
 	if (ret == -EACCES && !ev->priv_explicit && !ev->exclude_kernel) {
