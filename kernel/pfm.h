@@ -180,6 +180,7 @@ struct pfm_context {
 	u32 flags;			/* PFM_FL_* */
 	u32 load_flags;			/* PFM_LOADFL_* */
 	bool started;
+	bool exec_pending;		/* started by the exec to come, not PFM_START */
 	bool self;			/* loaded on the thread that loaded it */
 	bool kernel_ip;			/* creator may see kernel addresses */
 	struct task_struct *task;	/* per-thread target while loaded */

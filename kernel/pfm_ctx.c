@@ -644,6 +644,8 @@ static int pfm_timer_attach(struct pfm_context *ctx)
 		return 0;
 	attr.config = ctx->task ? PERF_COUNT_SW_TASK_CLOCK : PERF_COUNT_SW_CPU_CLOCK;
 	attr.sample_period = pfm_timer_period(ctx->active);
+	/* switching starts with the counting it switches */
+	attr.enable_on_exec = !!(ctx->load_flags & PFM_LOADFL_ENABLE_ON_EXEC);
 	if (ctx->task)
 		ev = perf_event_create_kernel_counter(&attr, -1, ctx->task,
 						      pfm_timer_handler, ctx);
@@ -742,6 +744,18 @@ int pfm_ctx_load(struct pfm_context *ctx, const struct pfarg_load *ld)
 	if (task)
 		pfm_watch_exit(ctx);
 	ctx->state = PFM_CTX_LOADED;
+	/*
+	 * The exec starts the active set's events and the switch timer
+	 * (enable_on_exec): the context is started, so that PFM_STOP stops
+	 * them, the sets switch and their activations are summed.  The
+	 * set's active time counts from here (the target waits in its
+	 * ptrace stop until it executes).
+	 */
+	if (ld->load_flags & PFM_LOADFL_ENABLE_ON_EXEC) {
+		ctx->started = true;
+		ctx->exec_pending = true;
+		pfm_set_clock(ctx, true);
+	}
 	return 0;
 
 out_detach:
@@ -781,6 +795,7 @@ static void pfm_do_unload(struct pfm_context *ctx)
 	ctx->task = NULL;
 	ctx->cpu = -1;
 	ctx->started = false;
+	ctx->exec_pending = false;
 	ctx->state = PFM_CTX_UNLOADED;
 }
 
@@ -954,11 +969,16 @@ int pfm_ctx_start(struct pfm_context *ctx, const struct pfarg_start *st)
 		if (ctx->timer)
 			perf_event_period(ctx->timer, pfm_timer_period(set));
 	}
-	if (ctx->started)
+	if (ctx->started && !ctx->exec_pending)
 		return 0;
+	/* started now, or at once where the exec was to start it (as
+	 * PERF_EVENT_IOC_ENABLE does before an enable_on_exec) */
 	pfm_set_enable(ctx->active, true);
 	if (ctx->timer)
 		perf_event_enable(ctx->timer);
+	ctx->exec_pending = false;
+	if (ctx->started)
+		return 0;
 	ctx->started = true;
 	pfm_set_clock(ctx, true);
 	return 0;
@@ -976,6 +996,7 @@ int pfm_ctx_stop(struct pfm_context *ctx)
 	pfm_set_enable(ctx->active, false);
 	pfm_flush_overflows(ctx);
 	ctx->started = false;
+	ctx->exec_pending = false;
 	return 0;
 }
 

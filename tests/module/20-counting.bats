@@ -113,3 +113,11 @@ setup() {
 	run -0 pfm_test syswide
 	assert_output "OK second=EBUSY counted=yes"
 }
+
+# Loaded with PFM_LOADFL_ENABLE_ON_EXEC, the events start at the exec
+# without PFM_START: the context is started then, so its sets switch,
+# the activation sums count and PFM_STOP stops it.
+@test "a context started by the target's exec switches sets, sums activations and stops" {
+	run -0 pfm_test exec_start
+	assert_output "sets switch sums stop OK stopped"
+}

@@ -1557,6 +1557,87 @@ static void sc_load_events(int argc, char **argv)
 	print_e(pfm_load_pid(fd, 0, 0));
 }
 
+/* --- counting from the exec (PFM_LOADFL_ENABLE_ON_EXEC) ------------------ */
+
+/* fault_loop: touch and drop 64 pages until killed (the exec's image). */
+static void sc_fault_loop(int argc, char **argv)
+{
+	(void)argc; (void)argv;
+	for (;;) {
+		long page = sysconf(_SC_PAGESIZE);
+		char *m = mmap(NULL, (size_t)(64 * page), PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (m == MAP_FAILED)
+			_exit(1);
+		for (long i = 0; i < 64; i++)
+			((volatile char *)m)[i * page] = 1;
+		munmap(m, (size_t)(64 * page));
+	}
+}
+
+static void exec_fault_loop(long unused)
+{
+	(void)unused;
+	execl("/proc/self/exe", "pfm_test", "fault_loop", (char *)NULL);
+	_exit(127);
+}
+
+static uint64_t pmd_of_set(int fd, uint16_t set, uint64_t *act_count)
+{
+	struct pfarg_pmd p;
+
+	memset(&p, 0, sizeof(p));
+	p.reg_set = set;
+	if (pfm_vec_call(fd, PFM_READ_PMDS, &p, 1, sizeof(p)))
+		die("PFM_READ_PMDS");
+	if (act_count)
+		*act_count = p.reg_act_count;
+	return p.reg_value;
+}
+
+/*
+ * exec_start: two sets counting page faults, switched every ms of the
+ * target's CPU time, loaded with PFM_LOADFL_ENABLE_ON_EXEC on a child
+ * that then executes a fault loop; no PFM_START.  Once it counts: "sets
+ * switch" when set 1 ran, "sums" when the activation sums count, then
+ * PFM_STOP and "stopped" when the counts stand still for 200 ms.
+ */
+static void sc_exec_start(int argc, char **argv)
+{
+	pid_t pid = spawn_traced(exec_fault_loop, 0);
+	int fd = pfm_context(0);
+	struct pfarg_setinfo si;
+	uint64_t a, b, c0, c1, act0, act1;
+
+	(void)argc; (void)argv;
+	for (uint16_t i = 0; i < 2; i++)
+		if (set_create(fd, i, PFM_SETFL_TIME_SWITCH, 1000000, NULL) ||
+		    pmc_set(fd, i, 0, EV_PAGE_FAULTS))
+			die("set-up");
+	if (pfm_load_pid(fd, pid, PFM_LOADFL_ENABLE_ON_EXEC))
+		die("load");
+	release_traced(pid);
+	for (int i = 0; i < 500 && pmd_of_set(fd, 0, NULL) < 1000; i++)
+		usleep(10000);
+	usleep(300000);
+	set_info(fd, 1, &si);
+	printf("sets %s ", si.set_runs ? "switch" : "stay");
+	pmd_of_set(fd, 0, &act0);
+	pmd_of_set(fd, 1, &act1);
+	printf("%s ", act0 + act1 ? "sums" : "nosums");
+	printf("stop %s ", errname(pfm_flags_cmd(fd, PFM_STOP)));
+	usleep(20000);
+	a = pmd_of_set(fd, 0, NULL) + pmd_of_set(fd, 1, NULL);
+	usleep(200000);
+	b = pmd_of_set(fd, 0, NULL) + pmd_of_set(fd, 1, NULL);
+	c0 = pmd_of_set(fd, 0, NULL);
+	c1 = pmd_of_set(fd, 1, NULL);
+	printf("%s\n", a == b && c0 && c1 ? "stopped" : "counting");
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
 /* --- module lifetime ---------------------------------------------------- */
 
 /* The target of tw_pending: one write(2) of twice its pipe's size, a
@@ -2243,6 +2324,8 @@ static const struct scenario scenarios[] = {
 	{ "tw_pending", sc_tw_pending },
 	{ "reattach", sc_reattach },
 	{ "load_events", sc_load_events },
+	{ "fault_loop", sc_fault_loop },
+	{ "exec_start", sc_exec_start },
 };
 
 int main(int argc, char **argv)
