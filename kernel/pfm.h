@@ -185,6 +185,7 @@ struct pfm_context {
 	bool kernel_ip;			/* creator may see kernel addresses */
 	struct task_struct *task;	/* per-thread target while loaded */
 	int cpu;			/* system-wide target while loaded */
+	unsigned int cpu_downs;		/* pfm_cpu_downs(cpu) its events were made at */
 	struct list_head loaded;	/* on pfm_loaded_list while loaded */
 	struct pid *pid;		/* the target's pid, watched for its exit */
 	struct wait_queue_entry exit_wait;
@@ -258,6 +259,9 @@ bool pfm_ctx_has_msg(struct pfm_context *ctx);
 int pfm_ctx_pop_msg(struct pfm_context *ctx, union pfarg_msg *msg);
 void pfm_ctx_cache_destroy(void);
 int pfm_ctx_cache_init(void);
+int pfm_ctx_check_cpu(struct pfm_context *ctx, unsigned int nr);
+int pfm_hotplug_init(void);
+void pfm_hotplug_exit(void);
 
 /* pfm_ovfl.c: overflow processing, randomisation, messages */
 u32 pfm_random_step(u32 s);

@@ -5,6 +5,8 @@
  * here except allocation runs with ctx->lock held.
  */
 #include <linux/capability.h>
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/cred.h>
 #include <linux/err.h>
@@ -497,6 +499,112 @@ static void pfm_switch_work(struct work_struct *w)
 	pfm_ctx_switch_pending(container_of(w, struct pfm_context, switch_work));
 }
 
+/* --- CPU hotplug --------------------------------------------------------- */
+
+/*
+ * How many times each CPU went offline.  perf takes a CPU's events off
+ * it when it goes (they stay off when it comes back), so a system-wide
+ * context compares the count with the one its events were made at.  The
+ * hotplug callback only counts: it runs with the hotplug lock held for
+ * writing, and creating events takes it for reading (static keys), so
+ * the context's lock (held while creating events) is not taken there.
+ */
+static atomic_t *pfm_cpu_down_count;
+static enum cpuhp_state pfm_cpuhp_state;
+
+static unsigned int pfm_cpu_downs(int cpu)
+{
+	return atomic_read(&pfm_cpu_down_count[cpu]);
+}
+
+static int pfm_cpu_down(unsigned int cpu)
+{
+	atomic_inc(&pfm_cpu_down_count[cpu]);
+	return 0;
+}
+
+int pfm_hotplug_init(void)
+{
+	int ret;
+
+	pfm_cpu_down_count = kcalloc(nr_cpu_ids, sizeof(atomic_t), GFP_KERNEL);
+	if (!pfm_cpu_down_count)
+		return -ENOMEM;
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "perfmon:online",
+					NULL, pfm_cpu_down);
+	if (ret < 0) {
+		kfree(pfm_cpu_down_count);
+		return ret;
+	}
+	pfm_cpuhp_state = ret;
+	return 0;
+}
+
+void pfm_hotplug_exit(void)
+{
+	cpuhp_remove_state_nocalls(pfm_cpuhp_state);
+	kfree(pfm_cpu_down_count);
+}
+
+static int pfm_timer_attach(struct pfm_context *ctx);
+
+/* Make a system-wide context's events again on its CPU, back online,
+ * each PMD counting on from the value it had when the CPU went. */
+static int pfm_ctx_revive(struct pfm_context *ctx)
+{
+	struct pfm_set *set;
+	int i, ret;
+
+	if (ctx->timer) {
+		perf_event_release_kernel(ctx->timer);
+		ctx->timer = NULL;
+	}
+	list_for_each_entry(set, &ctx->sets, list) {
+		for (i = 0; i < PFM_NUM_COUNTERS; i++) {
+			struct pfm_counter *c = &set->ctr[i];
+
+			if (!c->event)
+				continue;
+			pfm_counter_detach(ctx, c);
+			ret = pfm_counter_attach(ctx, c);
+			if (ret)
+				return ret;
+		}
+	}
+	ret = pfm_timer_attach(ctx);
+	if (ret)
+		return ret;
+	if (ctx->started && ctx->timer)
+		perf_event_enable(ctx->timer);
+	return 0;
+}
+
+/*
+ * Before every command on a loaded system-wide context (ctx->lock
+ * held): while its CPU is offline, ENODEV (except PFM_UNLOAD_CONTEXT);
+ * once it is back, its events are made again and it counts on.
+ */
+int pfm_ctx_check_cpu(struct pfm_context *ctx, unsigned int nr)
+{
+	unsigned int downs;
+	int ret;
+
+	if (ctx->state != PFM_CTX_LOADED || ctx->task || ctx->cpu < 0)
+		return 0;
+	downs = pfm_cpu_downs(ctx->cpu);
+	if (downs == ctx->cpu_downs && cpu_online(ctx->cpu))
+		return 0;
+	if (nr == _IOC_NR(PFM_UNLOAD_CONTEXT))
+		return 0;
+	if (!cpu_online(ctx->cpu))
+		return -ENODEV;
+	ret = pfm_ctx_revive(ctx);
+	if (ret)
+		return -ENODEV;
+	ctx->cpu_downs = downs;
+	return 0;
+}
+
 /* --- the target's exit -------------------------------------------------- */
 
 /*
@@ -714,6 +822,8 @@ int pfm_ctx_load(struct pfm_context *ctx, const struct pfarg_load *ld)
 	}
 	ctx->task = task;
 	ctx->cpu = task ? -1 : (int)ld->load_cpu;
+	if (!task)
+		ctx->cpu_downs = pfm_cpu_downs(ctx->cpu);
 	ctx->load_flags = ld->load_flags;
 	ctx->started = false;
 	ctx->self = task == current;

@@ -531,7 +531,9 @@ static long pfm_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		ret = -EBADF;	/* not a context yet */
 	} else {
 		pfm_ctx_check_exit(ctx);
-		ret = pfm_ctx_ioctl(ctx, nr, uarg, usize);
+		ret = pfm_ctx_check_cpu(ctx, nr);
+		if (!ret)
+			ret = pfm_ctx_ioctl(ctx, nr, uarg, usize);
 	}
 	mutex_unlock(&ctx->lock);
 	return ret;
@@ -703,15 +705,20 @@ static int __init pfm_init(void)
 	ret = pfm_ctx_cache_init();
 	if (ret)
 		return ret;
-	ret = misc_register(&pfm_misc);
+	ret = pfm_hotplug_init();
 	if (ret)
 		goto out_destroy_cache;
+	ret = misc_register(&pfm_misc);
+	if (ret)
+		goto out_hotplug;
 	pr_info("perfmon: interface %u.%u, %d counters, %s\n",
 		PFM_VERSION_MAJOR(PFM_VERSION), PFM_VERSION_MINOR(PFM_VERSION),
 		PFM_NUM_COUNTERS,
 		pfm_hw_pmu ? "hardware PMU" : "software events only");
 	return 0;
 
+out_hotplug:
+	pfm_hotplug_exit();
 out_destroy_cache:
 	pfm_ctx_cache_destroy();
 	return ret;
@@ -721,6 +728,7 @@ static void __exit pfm_exit(void)
 {
 	misc_deregister(&pfm_misc);
 	pfm_task_works_wait();	/* no target still in our code */
+	pfm_hotplug_exit();
 	pfm_ctx_cache_destroy();
 	xa_destroy(&pfm_users);
 }

@@ -121,3 +121,16 @@ setup() {
 	run -0 pfm_test exec_start
 	assert_output "sets switch sums stop OK stopped"
 }
+
+# perf takes a CPU's events off it when the CPU goes offline, and they
+# stay off when it returns: every command on the context says ENODEV
+# while it is away (but an unload), and its events are made again, the
+# PMDs counting on, once it is back.
+@test "a system-wide context whose CPU goes offline says so, and counts again when it is back" {
+	[ -e /sys/devices/system/cpu/cpu1/online ] || skip "CPU1 cannot go offline in this guest"
+	run --separate-stderr pfm_test cpu_offline 1
+	echo 1 > /sys/devices/system/cpu/cpu1/online
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	assert_output "offline read ENODEV stop ENODEV start ENODEV online read OK counting unload OK"
+}

@@ -1638,6 +1638,56 @@ static void sc_exec_start(int argc, char **argv)
 	waitpid(pid, NULL, 0);
 }
 
+/* --- CPU hotplug ---------------------------------------------------------- */
+
+static void cpu_set_online(int cpu, int on)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	f = fopen(path, "w");
+	if (!f || fprintf(f, "%d\n", on) < 0 || fclose(f))
+		die(path);
+}
+
+/*
+ * cpu_offline CPU: a system-wide context counting cpu-clock on CPU,
+ * started; CPU taken offline: a read, a stop and a start print their
+ * errnos; CPU back: a read, then "counting" when the count goes on over
+ * 200 ms, else "stopped"; then an unload.
+ */
+static void sc_cpu_offline(int argc, char **argv)
+{
+	int cpu = (int)arg_l(argc, argv, 1, 1);
+	int fd = pfm_context(PFM_FL_SYSTEM_WIDE);
+	struct pfarg_load l;
+	uint64_t v0, v1, v2;
+	int e;
+
+	memset(&l, 0, sizeof(l));
+	l.load_cpu = (uint32_t)cpu;
+	if (pfm_pmc(fd, 0, EV_CPU_CLOCK) || xioctl(fd, PFM_LOAD_CONTEXT, &l) ||
+	    pfm_start(fd))
+		die("set-up");
+	usleep(50000);
+	if (pfm_read_pmd(fd, 0, &v0) || !v0)
+		die("first read");
+	cpu_set_online(cpu, 0);
+	e = pfm_read_pmd(fd, 0, &v1);
+	printf("offline read %s ", errname(e));
+	printf("stop %s ", errname(pfm_flags_cmd(fd, PFM_STOP)));
+	printf("start %s ", errname(pfm_start(fd)));
+	cpu_set_online(cpu, 1);
+	usleep(50000);
+	e = pfm_read_pmd(fd, 0, &v1);
+	printf("online read %s ", errname(e));
+	usleep(200000);
+	e |= pfm_read_pmd(fd, 0, &v2);
+	printf("%s ", !e && v1 >= v0 && v2 > v1 + 100000000 ? "counting" : "stopped");
+	printf("unload %s\n", errname(pfm_flags_cmd(fd, PFM_UNLOAD_CONTEXT)));
+}
+
 /* --- module lifetime ---------------------------------------------------- */
 
 /* The target of tw_pending: one write(2) of twice its pipe's size, a
@@ -2326,6 +2376,7 @@ static const struct scenario scenarios[] = {
 	{ "load_events", sc_load_events },
 	{ "fault_loop", sc_fault_loop },
 	{ "exec_start", sc_exec_start },
+	{ "cpu_offline", sc_cpu_offline },
 };
 
 int main(int argc, char **argv)
