@@ -150,6 +150,28 @@ struct pfm_counter {
  * turn, in an order of the kernel's: r may not have counted the
  * occurrence that overflowed c yet.  It takes c's count.
  */
+/* Whether ev counts on this CPU now (interrupts off). */
+static inline bool pfm_event_counts_here(struct perf_event *ev)
+{
+	return READ_ONCE(ev->state) == PERF_EVENT_STATE_ACTIVE &&
+	       READ_ONCE(ev->oncpu) == smp_processor_id() &&
+	       !(READ_ONCE(ev->hw.state) & PERF_HES_STOPPED);
+}
+
+/*
+ * ev's count now, from the overflow path (NMI on x86; interrupts off): a
+ * PMU counter keeps what it counted in its register until it is read, so
+ * an event counting on this CPU is brought up to date first, as
+ * perf_event_read_local() does.  One not counting here has it all in
+ * ev->count.
+ */
+static inline u64 pfm_event_count(struct perf_event *ev)
+{
+	if (pfm_event_counts_here(ev))
+		ev->pmu->read(ev);
+	return local64_read(&ev->count);
+}
+
 static inline u64 pfm_count_at(const struct pfm_counter *r,
 			       struct perf_event *rev,
 			       const struct pfm_counter *c, u64 count)
@@ -157,7 +179,7 @@ static inline u64 pfm_count_at(const struct pfm_counter *r,
 	if (r->evtsel == c->evtsel && r->ext1 == c->ext1 && r->ext2 == c->ext2 &&
 	    r->ext3 == c->ext3)
 		return count;
-	return local64_read(&rev->count);
+	return pfm_event_count(rev);
 }
 
 struct pfm_set {
@@ -202,6 +224,8 @@ struct pfm_context {
 	bool masked;
 	bool switch_pending;
 	u64 ovfl_pmds[PFM_PMD_BV];
+	/* PMDs of the active set whose new period the irq_work writes */
+	DECLARE_BITMAP(reload_pmds, PFM_NUM_COUNTERS);
 	struct irq_work irq_work;	/* wake readers, queue switch_work */
 	struct work_struct switch_work;
 	struct pfm_switcher *switcher;	/* per-thread time-based switches */

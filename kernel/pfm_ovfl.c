@@ -66,6 +66,8 @@ u64 pfm_distance(u64 pmd)
 	return d;
 }
 
+static bool pfm_ovfl_lock(struct pfm_context *ctx, unsigned long *flags);
+
 static bool pfm_swevent_counted(const struct perf_event *ev)
 {
 	if (ev->attr.type == PERF_TYPE_BREAKPOINT)
@@ -77,20 +79,70 @@ static bool pfm_swevent_counted(const struct perf_event *ev)
 
 /*
  * Set the next interrupt of ev, from its overflow handler (or the
- * handler of another counter of the same target): perf's software and
- * breakpoint events count period_left up to zero, the clocks re-arm
- * their hrtimer with sample_period after the handler returns.  On a
- * hardware PMU the new period applies from the next interrupt on.
+ * handler of another counter of the same target; ovfl_lock held): perf's
+ * software and breakpoint events count period_left up to zero, and the
+ * clocks re-arm their hrtimer with sample_period after the handler
+ * returns.  A PMU counter is different: its driver reloaded the register
+ * with the old period before it called the handler, so the new period
+ * would apply one overflow late (and a sibling's reset would not move its
+ * interrupt at all).  Its period_left is the new period from the overflow
+ * on, and the register is written from it by the context's irq_work
+ * (pfm_reload_pending()): here, possibly in NMI, perf's own code for ev
+ * may be what was interrupted, and only stopping and starting ev where
+ * interrupts were enabled is safe.
  */
 void pfm_rearm(struct perf_event *ev, u64 period)
 {
 	struct hw_perf_event *hwc = &ev->hw;
+	struct pfm_counter *c = ev->overflow_handler_context;
 
 	hwc->sample_period = period;
-	if (!pfm_swevent_counted(ev))
+	if (pfm_swevent_counted(ev)) {
+		hwc->last_period = period;
+		local64_set(&hwc->period_left, -(s64)period);
 		return;
-	hwc->last_period = period;
-	local64_set(&hwc->period_left, -(s64)period);
+	}
+	if (ev->attr.type == PERF_TYPE_SOFTWARE)
+		return;		/* a clock */
+	local64_set(&hwc->period_left, period);
+	/* an inherited copy counts on in its own task: its period applies
+	 * from its next interrupt */
+	if (ev->parent || READ_ONCE(c->event) != ev)
+		return;
+	set_bit(c->num, c->set->ctx->reload_pmds);
+	irq_work_queue(&c->set->ctx->irq_work);
+}
+
+/*
+ * The irq_work, on the CPU whose handler set new periods: write them into
+ * the PMU registers of the active set's events that count here (stopped
+ * with the count brought up to date, which takes what they counted since
+ * the overflow off period_left, then started from it).  An event that
+ * does not count here any more was stopped the same way when it left, and
+ * is started from period_left when it counts again.
+ */
+static void pfm_reload_pending(struct pfm_context *ctx)
+{
+	unsigned long flags;
+	struct pfm_set *set;
+	unsigned int i;
+
+	if (bitmap_empty(ctx->reload_pmds, PFM_NUM_COUNTERS) ||
+	    !pfm_ovfl_lock(ctx, &flags))
+		return;
+	set = ctx->active;
+	for (i = 0; i < PFM_NUM_COUNTERS; i++) {
+		struct perf_event *ev;
+
+		if (!test_and_clear_bit(i, ctx->reload_pmds) || !set)
+			continue;
+		ev = READ_ONCE(set->ctr[i].event);
+		if (!ev || !pfm_event_counts_here(ev))
+			continue;
+		ev->pmu->stop(ev, PERF_EF_UPDATE);
+		ev->pmu->start(ev, PERF_EF_RELOAD);
+	}
+	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
 }
 
 /* Caller holds ovfl_lock. */
@@ -121,7 +173,7 @@ static void pfm_mask(struct pfm_context *ctx, struct pfm_set *set)
 
 		if (!ev || c->frozen)
 			continue;
-		c->frozen_val = c->offset + local64_read(&ev->count);
+		c->frozen_val = c->offset + pfm_event_count(ev);
 		c->frozen = true;
 	}
 	if (set->act_since) {
@@ -634,6 +686,7 @@ void pfm_irq_work(struct irq_work *w)
 {
 	struct pfm_context *ctx = container_of(w, struct pfm_context, irq_work);
 
+	pfm_reload_pending(ctx);
 	wake_up_interruptible(&ctx->msg_wait);
 	if (READ_ONCE(ctx->switch_pending))
 		schedule_work(&ctx->switch_work);
