@@ -12,6 +12,7 @@ setup() {
 
 teardown() {
 	[ -z "${victim:-}" ] || kill "$victim" 2>/dev/null || true
+	[ -z "${saved_paranoid:-}" ] || echo "$saved_paranoid" > /proc/sys/kernel/perf_event_paranoid
 	echo 256 > /sys/module/perfmon/parameters/ctx_per_user_max
 	echo 4294967295 > /sys/module/perfmon/parameters/thread_gid
 	echo "$PFM_UNPRIV_UID" > /sys/module/perfmon/parameters/dev_gid
@@ -115,6 +116,19 @@ teardown() {
 	echo 4294967295 > /sys/module/perfmon/parameters/dev_gid
 	run -0 as_user pfm_test open_many 1
 	assert_output "OK 1"
+}
+
+# auto is the module only for whom it lets in: the others keep perf's
+# counters (with perf_event_paranoid's leave), not an EACCES.
+@test "--backend=auto: a user the module does not let in counts on perf; one it lets in, on the module" {
+	saved_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+	echo 2 > /proc/sys/kernel/perf_event_paranoid
+	echo 4294967294 > /sys/module/perfmon/parameters/dev_gid
+	run -0 --separate-stderr as_user perfex -v -x , -e task-clock:u true
+	[[ $stderr == *"backend perf"* ]]
+	echo "$PFM_UNPRIV_UID" > /sys/module/perfmon/parameters/dev_gid
+	run -0 --separate-stderr as_user perfex -v -x , -e task-clock:u true
+	[[ $stderr == *"backend module"* ]]
 }
 
 @test "the events of a user's contexts are bounded by events_per_user_max" {
