@@ -123,11 +123,14 @@ check_scaling() {
 # (300 values, some 15 misses expected) the 9-in-10 bar fails by chance
 # about once in 10^5 suites, and a real loss of coverage still fails it.
 @test "pfmon's 95% interval of a scaled count holds the count alone in 9 cases of 10" {
-	run -0 --separate-stderr "$PFMON" -x, -e page-faults "$W/refault_static" 100000
+	# 25000 faults a run (0.4 s here): 100 runs of 100000 took 130 s on
+	# this machine, past the test's 120 s; the intervals are wider
+	# (+- 4.5% against 1.3%) and hold the count as often
+	run -0 --separate-stderr "$PFMON" -x, -e page-faults "$W/refault_static" 25000
 	alone=$(pfmon_csv "$output" all)
 	for n in $(seq 100); do
 		"$PFMON" -x, --switch-timeout=2 -e page-faults -e minor-faults \
-			-e page-faults "$W/refault_static" 100000 2>/dev/null
+			-e page-faults "$W/refault_static" 25000 2>/dev/null
 	done | interval_coverage "$alone" all 7 12 300 >&3
 }
 
