@@ -7,9 +7,11 @@
  * touch_pages gives the same count but ends by freeing every page it
  * touched: that teardown is CPU time without faults, which makes its
  * fault rate uneven, and so a poor reference for multiplexing estimates.
- * Usage: refault N [BUFFER_PAGES [BURN_MS]] (default 64 pages, 0 ms):
- * with BURN_MS, then burn that much of its own CPU time without a fault,
- * a workload whose fault rate changes halfway. */
+ * Usage: refault N [BUFFER_PAGES [BURN]] (default 64 pages, no burn):
+ * with BURN, then burn CPU time without a fault, a workload whose fault
+ * rate changes partway: BURN is milliseconds of its own CPU time, or
+ * "P%" for P percent of the CPU time its faults took, a change at the
+ * same point of the run however fast this machine takes faults. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -28,13 +30,16 @@ int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 1000;
 	long pages = argc > 2 ? atol(argv[2]) : 64;
-	long burn_ms = argc > 3 ? atol(argv[3]) : 0;
+	char *unit = "";
+	double burn = argc > 3 ? strtod(argv[3], &unit) : 0;
+	int burn_pct = *unit == '%';
 	long page = sysconf(_SC_PAGESIZE);
 	size_t len = (size_t)pages * page;
+	double start = cpu_ms();
 	volatile char *mem;
 
-	if (n < 0 || pages < 1 || burn_ms < 0) {
-		fprintf(stderr, "usage: refault N [BUFFER_PAGES [BURN_MS]]\n");
+	if (n < 0 || pages < 1 || burn < 0 || (*unit && !burn_pct)) {
+		fprintf(stderr, "usage: refault N [BUFFER_PAGES [BURN_MS or P%%]]\n");
 		return 2;
 	}
 	mem = mmap(NULL, len, PROT_READ | PROT_WRITE,
@@ -54,7 +59,9 @@ int main(int argc, char **argv)
 		}
 		mem[p * page] = 1;
 	}
-	for (double end = cpu_ms() + burn_ms; cpu_ms() < end;)
+	if (burn_pct)
+		burn = (cpu_ms() - start) * burn / 100;
+	for (double end = cpu_ms() + burn; cpu_ms() < end;)
 		;
 	return 0;
 }
