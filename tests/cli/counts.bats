@@ -62,19 +62,10 @@ setup() {
 	[ -n "$ours" ] && [ "$ours" = "$theirs" ]
 }
 
-@test "calls N: an execute breakpoint on counted_function counts exactly N" {
-	addr=$(counted_function_addr)
-	# Some hypervisors (this project's build machines among them) give
-	# guests debug registers that never fire: perf stat counts 0 too.
-	# The module suite in the VM checks exact breakpoint counts there.
-	if [ "$(perf_stat_value "mem:$addr:x" "$W/calls" 100)" = 0 ]; then
-		skip "hardware breakpoints do not fire on this machine (perf stat counts 0)"
-	fi
-	for n in 1 1000 54321; do
-		run -0 --separate-stderr "$PERFEX" -x, -e "mem:$addr:x" "$W/calls" $n
-		assert_equal "$(csv_value "$stderr" "mem:$addr:x")" "$n"
-	done
-}
+# Exact breakpoint counts (1 and 54321 calls, on both backends) are
+# checked in the x86 guest (tests/module/20-counting.bats), whose debug
+# registers fire: this project's build machines' hypervisor gives guests
+# debug registers that never fire, where perf stat counts 0 as perfex does.
 
 @test "task-clock of a CPU-bound workload covers its CPU time" {
 	run -0 --separate-stderr "$PERFEX" -x, -e task-clock "$W/spin" 200
