@@ -14,7 +14,10 @@ MANDIR = $(PREFIX)/share/man
 VERSION = $(shell cat VERSION)
 
 CC ?= cc
-PKG_CONFIG = pkg-config
+# CC, AR and PKG_CONFIG may be set on the command line or in the
+# environment: a Debian cross build (debian/rules) passes the host's, as
+# aarch64-linux-gnu-gcc, aarch64-linux-gnu-ar, aarch64-linux-gnu-pkg-config
+PKG_CONFIG ?= pkg-config
 
 # Every build output is under build/: objects in build/obj, the library,
 # the front ends in build/bin, the unit tests and workloads in build/tests,
@@ -87,10 +90,12 @@ LIB = $(B)/libpx.a
 CMDS = $(B)/bin/perfex $(B)/bin/pfmon $(B)/bin/pfmon-report
 UNIT_SRCS = $(wildcard tests/unit/test_*.c)
 UNIT_BINS = $(UNIT_SRCS:%.c=$(B)/%)
-# The module suite's helpers that drive the library (the others in
-# tests/module/ use /dev/perfmon alone and are built by scripts/vm/lib.sh);
-# they run in the test guest.
-MODULE_LIB_SRCS = tests/module/smpl_ops.c tests/module/cc_smpl.c
+# The module suite's helper programs, which run in the test guests (and
+# pfm_test also in the hardware suite, tests/hw): those that drive the
+# library, and those that use /dev/perfmon alone (the statically linked
+# workloads of tests/module are built by scripts/vm/lib.sh).
+MODULE_LIB_SRCS = tests/module/smpl_ops.c tests/module/cc_smpl.c \
+	$(addprefix tests/module/,pfm_test.c pfm_fuzz.c pfm_bench.c runas.c swkeys.c)
 MODULE_LIB_BINS = $(MODULE_LIB_SRCS:%.c=$(B)/%)
 WORKLOAD_SRCS = $(wildcard tests/workloads/*.c)
 # refault_static: refault linked statically, so a run is its loop from
@@ -109,7 +114,7 @@ HW_BINS = $(B)/tests/hw/hw_ref $(B)/tests/hw/nops $(B)/tests/hw/nest
 MAN_SRCS = $(wildcard man/*.1.scd)
 MANS = $(MAN_SRCS:man/%.scd=$(B)/man/%)
 
-.PHONY: all check check-hw bench install uninstall clean module deps arm64-modules
+.PHONY: all tools check check-hw bench install uninstall clean module deps arm64-modules
 
 SYMBOLS_WORKLOAD = tests/workloads/symbols/build/.done
 CALLGRAPH_WORKLOAD = $(B)/tests/workloads/callgraph/.done
@@ -141,6 +146,11 @@ else
 all: $(CMDS) $(UNIT_BINS) $(MODULE_LIB_BINS) $(WORKLOADS) $(HW_BINS) \
      $(SYMBOLS_WORKLOAD) $(CALLGRAPH_WORKLOAD) $(MANS) $(MPI_WORKLOAD)
 endif
+
+# What `make install` installs, alone: the front ends and their man pages
+# (the Debian packages build this, not the tests and workloads of `all`,
+# some of which build for this machine alone).
+tools: $(CMDS) $(MANS)
 
 $(LIB): $(LIB_OBJS)
 	$(AR) rcs $@ $^

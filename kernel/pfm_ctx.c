@@ -789,6 +789,9 @@ static int pfm_check_load(struct pfm_context *ctx, const struct pfarg_load *ld)
 		return -EINVAL;
 	if (ld->load_flags & ~(PFM_LOADFL_INHERIT | PFM_LOADFL_ENABLE_ON_EXEC))
 		return -EINVAL;
+	/* the copies of an inherited event ignore set switches */
+	if ((ld->load_flags & PFM_LOADFL_INHERIT) && !list_is_singular(&ctx->sets))
+		return -EOPNOTSUPP;
 	if (!(ctx->flags & PFM_FL_SYSTEM_WIDE))
 		return ld->load_cpu ? -EINVAL : 0;
 	if (ld->load_pid || ld->load_flags)
@@ -1046,6 +1049,39 @@ int pfm_ctx_create(struct pfm_context *ctx, const struct pfarg_ctx *arg)
 	return 0;
 }
 
+/*
+ * Whether an event of ctx has an inherited copy, in a task its target
+ * created, that is enabled (on) or off (!on).  perf enables and disables
+ * a kernel counter's event alone, never its copies (its ioctl's walk of
+ * child_list under child_mutex would take each copy's context mutex
+ * inside child_mutex, the inverse of the exit path's order), and a copy
+ * takes its parent's state at the fork: an enabled copy counts through
+ * PFM_STOP, an off one never counts after PFM_START.
+ */
+static bool pfm_has_copies(struct pfm_context *ctx, bool on)
+{
+	struct perf_event *ev, *copy;
+	struct pfm_set *set;
+	bool found = false;
+	int i;
+
+	if (!(ctx->load_flags & PFM_LOADFL_INHERIT))
+		return false;
+	list_for_each_entry(set, &ctx->sets, list) {
+		for (i = 0; i < PFM_NUM_COUNTERS && !found; i++) {
+			ev = set->ctr[i].event;
+			if (!ev)
+				continue;
+			mutex_lock(&ev->child_mutex);
+			list_for_each_entry(copy, &ev->child_list, child_list)
+				if ((READ_ONCE(copy->state) >= PERF_EVENT_STATE_INACTIVE) == on)
+					found = true;
+			mutex_unlock(&ev->child_mutex);
+		}
+	}
+	return found;
+}
+
 int pfm_ctx_start(struct pfm_context *ctx, const struct pfarg_start *st)
 {
 	struct pfm_set *set = NULL;
@@ -1081,6 +1117,9 @@ int pfm_ctx_start(struct pfm_context *ctx, const struct pfarg_start *st)
 	}
 	if (ctx->started && !ctx->exec_pending)
 		return 0;
+	/* tasks created meanwhile would never count */
+	if (pfm_has_copies(ctx, false))
+		return -EOPNOTSUPP;
 	/* started now, or at once where the exec was to start it (as
 	 * PERF_EVENT_IOC_ENABLE does before an enable_on_exec) */
 	pfm_set_enable(ctx->active, true);
@@ -1100,6 +1139,9 @@ int pfm_ctx_stop(struct pfm_context *ctx)
 		return -EBUSY;
 	if (!ctx->started)
 		return 0;
+	/* tasks the target created would count on */
+	if (pfm_has_copies(ctx, true))
+		return -EOPNOTSUPP;
 	pfm_set_clock(ctx, false);
 	if (ctx->timer)
 		perf_event_disable(ctx->timer);

@@ -17,7 +17,6 @@
 
 VM_ARCH=${VM_ARCH:-x86_64}
 VM_TIMEOUT=${VM_TIMEOUT:-900}
-HELPERS="pfm_test pfm_fuzz pfm_bench runas swkeys"
 
 # Per architecture: where its outputs go (VM_DIR), where its build is
 # (VM_BUILD: bin/, tests/), the tree its modules are built in (VM_SRC),
@@ -115,16 +114,13 @@ VM_MODULES="$VM_SRC/kernel/perfmon.ko $VM_SRC/formats/default/kernel/perfmon_dfl
 # and their symbols are its own whatever the guest's libc.
 VM_WORKLOADS="cc_nest"
 
-# Build the C helpers and workloads of tests/module/ into $VM_DIR/bin
-# (with the cross compiler for arm64; cc_nest's x86 system calls in asm
-# are x86-64 only, and so are the tests that use it).
+# Build the workloads of tests/module/ into $VM_DIR/bin (x86-64 only:
+# cc_nest's system calls are x86 asm, and so are the tests that use it).
+# The C helpers (pfm_test and the others) are built by `make all`, into
+# $VM_BUILD/tests/module.
 vm_build_helpers() {
 	local h
 	mkdir -p "$VM_DIR/bin"
-	for h in $HELPERS; do
-		$VM_CC -O2 -g -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
-			-Ikernel/uapi -Iformats -o "$VM_DIR/bin/$h" "tests/module/$h.c" >&2
-	done
 	[ "$VM_ARCH" = x86_64 ] || return 0
 	for h in $VM_WORKLOADS; do
 		$VM_CC -O1 -g -fno-omit-frame-pointer -fno-inline -static -Wall -Wextra \
@@ -252,12 +248,11 @@ vm_initramfs() {
 	for f in "$VM_BUILD/bin/perfex" "$VM_BUILD/bin/pfmon"; do
 		[ -x "$f" ] && vm_copy_bin "$root" "$f" "/opt/pfm/bin/${f##*/}"
 	done
-	for f in $HELPERS $VM_WORKLOADS; do
-		[ "$VM_ARCH" = x86_64 ] || [ -e "$VM_DIR/bin/$f" ] || continue
+	for f in $VM_WORKLOADS; do
+		[ "$VM_ARCH" = x86_64 ] || continue
 		vm_copy_bin "$root" "$VM_DIR/bin/$f" "/opt/pfm/bin/$f"
 	done
-	# the helpers built with the library by `make all`, and the
-	# hardware suite's programs
+	# the helpers built by `make all`, and the hardware suite's programs
 	for f in "$VM_BUILD"/tests/module/* "$VM_BUILD"/tests/hw/*; do
 		[ -f "$f" ] && [ -x "$f" ] && vm_copy_bin "$root" "$f" "/opt/pfm/bin/${f##*/}"
 	done

@@ -140,3 +140,21 @@ perfex_start() {
 		[ "$output" -gt $((ins + PERFEX_START)) ]
 	done
 }
+
+# The module's inherited counters on a hardware event: perf enables and
+# disables a kernel counter's event alone, never the copies in the tasks
+# its target creates, so the module refuses what they would ignore (a
+# stop while a child's copy counts, a start that a child created while
+# stopped would miss, event sets on an inheriting context;
+# kernel/README.md).  Only the module has kernel counters: the perf
+# backend's inherited events follow perf's own enable and disable, so
+# this is the module's test, run where the module is a backend (the
+# guest; a host with perfmon.ko loaded).
+@test "module: with inherited counters of instructions:u, a stop children would ignore, a start they would miss, two sets: EOPNOTSUPP" {
+	local b
+	for b in $PFM_HW_BACKENDS; do
+		[ "$b" = module ] || continue
+		run -0 pfm_test inherit_rules instructions
+		assert_output "stop:EOPNOTSUPP:counting restop:OK start:EOPNOTSUPP:still sets:EOPNOTSUPP"
+	done
+}

@@ -28,7 +28,7 @@ hw_setup() {
 		# on the host: the native build's programs
 		local top
 		top=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-		PATH=$top/build/bin:$top/build/tests/hw:$PATH
+		PATH=$top/build/bin:$top/build/tests/hw:$top/build/tests/module:$PATH
 		PFM_HW_BACKENDS=perf
 		[ -e /dev/perfmon ] && PFM_HW_BACKENDS="perf module"
 	fi

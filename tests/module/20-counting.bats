@@ -49,6 +49,16 @@ setup() {
 	[ "$m" -gt "$one" ]
 }
 
+# perf enables and disables a kernel counter's event alone, never the
+# copies inherited by the tasks its target creates: the module refuses
+# what those copies would ignore (kernel/README.md).  Before it did, the
+# stop "succeeded" while a child's copy counted on, and the start while a
+# child created meanwhile never counted.
+@test "inheriting context: a stop children would ignore, a start they would miss, two sets: EOPNOTSUPP" {
+	run -0 pfm_test inherit_rules task-clock
+	assert_output "stop:EOPNOTSUPP:counting restop:OK start:EOPNOTSUPP:still sets:EOPNOTSUPP"
+}
+
 @test "a breakpoint on counted_function counts its calls exactly" {
 	ev="mem:$PFM_COUNTED_FUNCTION:x"
 	for n in 1 54321; do

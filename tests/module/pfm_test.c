@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 
 struct scenario {
 	const char *name;
@@ -475,6 +476,99 @@ static void sc_exit_midrun(int argc, char **argv)
 		die("read pmd");
 	printf("%llu %s %s\n", (unsigned long long)v,
 	       m.type == PFM_MSG_END ? "END" : "OTHER", errname(pfm_start(fd)));
+}
+
+/*
+ * PFM_LOADFL_INHERIT and the tasks the target creates.  The target (a
+ * traced child) obeys one-byte commands on a pipe: 'f' forks a task that
+ * spins until killed, 'k' kills it and reaps it, 'q' ends; it answers
+ * each but 'q' with a byte on a second pipe.
+ */
+static int inh_cmd[2], inh_ack[2];
+
+static void inherit_target(long unused)
+{
+	pid_t kid = 0;
+	char c;
+
+	(void)unused;
+	while (read(inh_cmd[0], &c, 1) == 1 && c != 'q') {
+		if (c == 'f' && (kid = fork()) == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			for (volatile unsigned long i = 0;; i++)
+				;
+		}
+		if (c == 'k' && kid > 0) {
+			kill(kid, SIGKILL);
+			waitpid(kid, NULL, 0);
+			kid = 0;
+		}
+		if (write(inh_ack[1], &c, 1) != 1)
+			_exit(1);
+	}
+}
+
+static void inherit_do(char c)
+{
+	if (write(inh_cmd[1], &c, 1) != 1 || read(inh_ack[0], &c, 1) != 1)
+		die("inherit target");
+}
+
+/* Whether PMD 0 still grows: two reads 100 ms apart. */
+static const char *inherit_growing(int fd)
+{
+	uint64_t a, b;
+
+	if (pfm_read_pmd(fd, 0, &a) || usleep(100000) || pfm_read_pmd(fd, 0, &b))
+		die("read pmd");
+	return b > a ? "counting" : "still";
+}
+
+/*
+ * What an inheriting context does with the target's children, counting
+ * EVENT (task-clock or instructions, user level):
+ * PFM_STOP while a child counts, then whether PMD 0 still grows; PFM_STOP
+ * once it is gone; PFM_START with a child created while stopped, then
+ * whether PMD 0 grows; PFM_LOAD_CONTEXT with inheritance and two sets.
+ * Prints "stop:ERR:GROWS restop:ERR start:ERR:GROWS sets:ERR".
+ */
+static void sc_inherit_rules(int argc, char **argv)
+{
+	uint64_t ev = argc > 1 && !strcmp(argv[1], "instructions") ?
+		      EV_INSTRUCTIONS : EV_TASK_CLOCK;
+	int fd = pfm_context(0), fd2, st;
+	struct pfarg_setdesc d;
+	const char *e;
+	pid_t pid;
+
+	if (pipe(inh_cmd) || pipe(inh_ack))
+		die("pipe");
+	pid = spawn_traced(inherit_target, 0);
+	if (pfm_pmc(fd, 0, ev) || pfm_load_pid(fd, pid, PFM_LOADFL_INHERIT) ||
+	    pfm_start(fd))
+		die("program/load/start");
+	release_traced(pid);
+	inherit_do('f');
+	e = errname(pfm_flags_cmd(fd, PFM_STOP));
+	printf("stop:%s:%s", e, inherit_growing(fd));
+	inherit_do('k');
+	printf(" restop:%s", errname(pfm_flags_cmd(fd, PFM_STOP)));
+	inherit_do('f');
+	e = errname(pfm_start(fd));
+	printf(" start:%s:%s", e, inherit_growing(fd));
+	inherit_do('k');
+	if (write(inh_cmd[1], "q", 1) != 1 || waitpid(pid, &st, 0) != pid)
+		die("inherit target: end");
+	close(fd);
+
+	fd2 = pfm_context(0);
+	memset(&d, 0, sizeof(d));
+	d.set_id = 1;
+	if (pfm_pmc(fd2, 0, ev) ||
+	    pfm_vec_call(fd2, PFM_CREATE_EVTSETS, &d, 1, sizeof(d)))
+		die("two sets");
+	printf(" sets:%s\n", errname(pfm_load_pid(fd2, 0, PFM_LOADFL_INHERIT)));
+	close(fd2);
 }
 
 static void sleep_then_touch(long n)
@@ -2365,6 +2459,7 @@ static const struct scenario scenarios[] = {
 	{ "config", sc_config },
 	{ "msg", sc_msg },
 	{ "exit_midrun", sc_exit_midrun },
+	{ "inherit_rules", sc_inherit_rules },
 	{ "end_wake", sc_end_wake },
 	{ "self", sc_self },
 	{ "hold", sc_hold },

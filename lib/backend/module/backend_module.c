@@ -233,6 +233,9 @@ static int pfm_load(int fd, const struct px_target *t)
 			       t->pid >= 0 ? (int)t->pid : t->cpu);
 	if (errno == ESRCH)
 		return px_fail(ESRCH, "no task %d to count", (int)t->pid);
+	if (errno == EOPNOTSUPP && t->inherit)
+		return px_fail(EOPNOTSUPP,
+			       "the perfmon module cannot switch event sets in the tasks a command creates (their inherited counters ignore switches): count one event set, or use --backend=perf");
 	return px_fail(errno, "cannot attach the perfmon context: %s",
 		       strerror(errno));
 }
@@ -491,8 +494,14 @@ static int module_disable(void *state)
 		return 0;
 	memset(&arg, 0, sizeof(arg));
 	/* EBUSY: the target has ended and the context unloaded itself */
-	if (ioctl(st->ctx->fd, PFM_STOP, &arg) && errno != EBUSY)
+	if (ioctl(st->ctx->fd, PFM_STOP, &arg) && errno != EBUSY) {
+		/* tasks the command created still run, and their inherited
+		 * counters cannot be stopped: they count until the read, as
+		 * the perf backend's do (kernel/README.md) */
+		if (errno == EOPNOTSUPP && st->ctx->target.inherit)
+			return 0;
 		return px_fail(errno, "perfmon stop failed: %s", strerror(errno));
+	}
 	st->ctx->started_set = -1;
 	return 0;
 }
