@@ -15,11 +15,68 @@
 #include <strings.h>
 
 #define SUGGESTIONS_MAX 4
+#define FORCE_VAR "LIBPFM_FORCE_PMU"
+
+/*
+ * libpfm4 loads its tables in pfm_initialize(), chosen by LIBPFM_FORCE_PMU:
+ * unset, every PMU model it detects (on x86 each model's probe runs cpuid,
+ * which traps to the hypervisor in a virtual machine: most of perfex's
+ * start-up there) and the perf_events tables every machine has, perf
+ * (perf's generic and software names) and perf_raw (rHEX); set, that one
+ * table and nothing else.  pfm_terminate() and pfm_initialize() load
+ * another set.  Names are looked up in these sets, in order, the first
+ * that knows a name encoding it:
+ *
+ *   a LIBPFM_FORCE_PMU of the user   that model's table, then perf, then
+ *                                    perf_raw: the model's names, and the
+ *                                    others meaning what they mean without
+ *                                    the variable (libpfm4's own order:
+ *                                    the model before perf)
+ *   no hardware PMU in the kernel    perf alone, then every detected
+ *                                    table for a name perf does not have
+ *                                    (a raw code, a model's event): the
+ *                                    meaning is the same, the common names
+ *                                    are found sooner
+ *   otherwise                        every detected table
+ *
+ * Listings and suggestions go over the same sets (without the variable:
+ * every detected table).
+ *
+ * Which libpfm4 runs matters for the first case.  Since 2023 (Debian 13's
+ * 4.13.0+git) a pfm_initialize() replaces the tables loaded before.  Its
+ * 4.13.0 release (Debian 12) keeps every PMU it ever loaded searched, and
+ * its pfm_terminate() frees the tables of some (perf's when they hold
+ * tracepoints, ix86arch's) that stay searched: switching back and forth
+ * there crashes.  So where tables add up, perf_raw's, the forced model's
+ * and perf's are loaded once, in an order that terminates no PMU that
+ * frees its tables, and stay.  (A forced ix86arch frees its own: perf's
+ * names cannot join it there.)
+ */
+enum pfm_tables {
+	TABLES_NONE,
+	TABLES_DETECTED,	/* every detected model, perf and perf_raw */
+	TABLES_PERF,		/* perf alone */
+	TABLES_PERF_RAW,	/* perf_raw alone */
+	TABLES_FORCED,		/* the user's LIBPFM_FORCE_PMU alone */
+	TABLES_NOTHING,		/* no PMU at all */
+	TABLES_ADDED_UP,	/* libpfm4 4.13.0's sum of the above: stays */
+};
+#define TABLE_SETS_MAX 3
+#define NO_PMU "px-no-pmu"	/* a LIBPFM_FORCE_PMU naming no PMU */
 
 static pthread_mutex_t pfm_lock = PTHREAD_MUTEX_INITIALIZER;
-static bool pfm_ready;		/* pfm_initialize() was called */
-static bool pfm_all_tables;	/* ... with every PMU model libpfm4 detects */
-static int pfm_init_status;
+static enum pfm_tables pfm_loaded;	/* what pfm_initialize() loaded */
+static int pfm_init_status;		/* ... and what it returned */
+static bool user_env_read;
+static char *user_env;		/* the user's LIBPFM_FORCE_PMU, NULL: unset */
+static const char *user_force;	/* the same when not empty, else NULL */
+static bool forced_setup;	/* setup_forced() ran ... */
+static int forced_status;	/* ... with this libpfm4 status */
+static enum pfm_tables forced_failed;	/* ... and these tables failed */
+static bool forced_pmus[PFM_PMU_MAX];	/* the PMUs TABLES_FORCED loads */
+static bool ever_present[PFM_PMU_MAX];	/* loaded by any pfm_initialize() */
+static bool perf_missing;	/* perf's tables could not join the model's */
+static int no_hardware_pmu = -1;	/* kernel_has_no_hardware_pmu(), once */
 
 /* The kernel's perf PMUs that count without any hardware PMU. */
 static bool is_software_pmu(const char *name)
@@ -54,59 +111,202 @@ static bool kernel_has_no_hardware_pmu(void)
 	return any && !hardware;
 }
 
-/* Load libpfm4's perf_events generic table alone (LIBPFM_FORCE_PMU, a
- * libpfm4 setting read only by pfm_initialize; removed again so that
- * commands started later do not inherit it). */
-static int pfm_init_perf_only(void)
+/* The user's LIBPFM_FORCE_PMU, read once as libpfm4 reads it once (its
+ * value changes for a moment while tables are loaded). */
+static int read_user_env(void)
 {
-	int ret;
+	const char *v;
 
-	if (setenv("LIBPFM_FORCE_PMU", "perf", 1))
-		return PFM_ERR_NOMEM;
-	ret = pfm_initialize();
-	unsetenv("LIBPFM_FORCE_PMU");
-	return ret;
-}
-
-/*
- * Initialise libpfm4 once, with all tables when all is true.
- *
- * libpfm4 probes every PMU model it knows, and on x86 each model's probe
- * runs cpuid, which traps to the hypervisor in a virtual machine: most of
- * perfex's start-up there.  When the kernel exposes no hardware PMU no
- * model-specific event can be counted, so event encoding first tries
- * libpfm4's perf_events table alone (perf's generic and software names);
- * a name it does not know (a raw code, a model's event, a typo) brings
- * the full initialisation and is looked up again, so what a name means
- * never changes, only how soon the common ones are found.  Listings and
- * suggestions always use the full tables.  A LIBPFM_FORCE_PMU of the user
- * is left to libpfm4.
- */
-static int ensure_pfm_tables(bool all)
-{
-	pthread_mutex_lock(&pfm_lock);
-	if (pfm_ready && !pfm_all_tables && all) {
-		pfm_terminate();
-		pfm_ready = false;
-	}
-	if (!pfm_ready) {
-		bool perf_only = !all && !getenv("LIBPFM_FORCE_PMU") &&
-				 kernel_has_no_hardware_pmu();
-
-		pfm_init_status = perf_only ? pfm_init_perf_only() : pfm_initialize();
-		pfm_all_tables = !perf_only;
-		pfm_ready = true;
-	}
-	pthread_mutex_unlock(&pfm_lock);
-	if (pfm_init_status != PFM_SUCCESS)
-		return px_fail(EIO, "libpfm4 failed to initialise: %s",
-			       pfm_strerror(pfm_init_status));
+	if (user_env_read)
+		return 0;
+	v = getenv(FORCE_VAR);
+	if (v && !(user_env = strdup(v)))
+		return px_fail(ENOMEM, "out of memory");
+	user_force = user_env && *user_env ? user_env : NULL;
+	user_env_read = true;
 	return 0;
 }
 
-static int ensure_pfm(void)
+/* pfm_initialize() with LIBPFM_FORCE_PMU set to force (NULL: unset), then
+ * the user's value put back: libpfm4 reads the variable there only, and
+ * the commands perfex starts inherit the environment it was given. */
+static int pfm_initialize_with(const char *force)
 {
-	return ensure_pfm_tables(true);
+	int ret;
+
+	if (force ? setenv(FORCE_VAR, force, 1) : unsetenv(FORCE_VAR))
+		return PFM_ERR_NOMEM;
+	ret = pfm_initialize();
+	if (user_env ? setenv(FORCE_VAR, user_env, 1) : unsetenv(FORCE_VAR))
+		return PFM_ERR_NOMEM;
+	return ret;
+}
+
+/* Load tables t, unless they are what is loaded; note the PMUs that are
+ * new (libpfm4 keeps a PMU marked present once it was loaded, so those
+ * are what this load brought, or nothing when it brought a PMU again).
+ * Under pfm_lock. */
+static int load_tables(enum pfm_tables t, bool new_pmus[PFM_PMU_MAX])
+{
+	static const char *const force[] = {
+		[TABLES_PERF] = "perf",
+		[TABLES_PERF_RAW] = "perf_raw",
+		[TABLES_NOTHING] = NO_PMU,
+	};
+	pfm_pmu_info_t pinfo;
+	int pmu;
+
+	if (pfm_loaded == t)
+		return pfm_init_status;
+	if (pfm_loaded != TABLES_NONE)
+		pfm_terminate();
+	pfm_init_status = pfm_initialize_with(t == TABLES_FORCED ? user_force :
+					      force[t]);
+	pfm_loaded = t;
+	if (pfm_init_status != PFM_SUCCESS)
+		return pfm_init_status;
+	pfm_for_all_pmus(pmu) {
+		memset(&pinfo, 0, sizeof(pinfo));
+		pinfo.size = sizeof(pinfo);
+		if (pfm_get_pmu_info(pmu, &pinfo) != PFM_SUCCESS ||
+		    !pinfo.is_present || ever_present[pmu])
+			continue;
+		ever_present[pmu] = true;
+		if (new_pmus)
+			new_pmus[pmu] = true;
+	}
+	return PFM_SUCCESS;
+}
+
+/* libpfm4 4.13.0's pfm_terminate() frees these PMUs' tables. */
+static bool frees_tables(int pmu)
+{
+	return pmu == PFM_PMU_PERF_EVENT || pmu == PFM_PMU_INTEL_X86_ARCH ||
+	       pmu == PFM_PMU_S390X_CPUM_CF;
+}
+
+/* Does the loaded libpfm4 know name? */
+static bool pfm_knows(const char *name)
+{
+	struct perf_event_attr attr;
+	pfm_perf_encode_arg_t arg;
+
+	memset(&attr, 0, sizeof(attr));
+	memset(&arg, 0, sizeof(arg));
+	arg.attr = &attr;
+	arg.size = sizeof(arg);
+	return pfm_get_os_event_encoding(name, PFM_PLM3, PFM_OS_PERF_EVENT_EXT,
+					 &arg) == PFM_SUCCESS;
+}
+
+/*
+ * First use with a LIBPFM_FORCE_PMU: find out whether tables add up (load
+ * perf_raw, then no PMU: is a raw code still known?), load the forced
+ * model and note its PMUs, and where tables add up, load perf's last,
+ * unless the model's tables would be freed.  A libpfm4 status, *failed
+ * the tables that did not load.  Under pfm_lock.
+ */
+static int setup_forced(enum pfm_tables *failed)
+{
+	bool adds_up;
+	int ret;
+
+	if ((ret = load_tables(TABLES_PERF_RAW, NULL)) != PFM_SUCCESS ||
+	    (ret = load_tables(TABLES_NOTHING, NULL)) != PFM_SUCCESS)
+		goto out_failed;
+	adds_up = pfm_knows("r1");
+	ret = load_tables(TABLES_FORCED, forced_pmus);
+	if (ret != PFM_SUCCESS)
+		goto out_failed;
+	if (!adds_up)
+		return PFM_SUCCESS;	/* switch between the tables */
+	for (int pmu = 0; pmu < PFM_PMU_MAX; pmu++)
+		if (forced_pmus[pmu] && frees_tables(pmu) &&
+		    pmu != PFM_PMU_PERF_EVENT)
+			perf_missing = true;
+	if (!perf_missing && !forced_pmus[PFM_PMU_PERF_EVENT] &&
+	    (ret = load_tables(TABLES_PERF, NULL)) != PFM_SUCCESS)
+		goto out_failed;
+	pfm_loaded = TABLES_ADDED_UP;
+	return PFM_SUCCESS;
+
+out_failed:
+	*failed = pfm_loaded;
+	return ret;
+}
+
+/* Whether the loaded tables t hold pmu.  is_present alone is not enough:
+ * libpfm4 leaves the mark on a PMU it loaded before, its tables freed. */
+static bool tables_hold(enum pfm_tables t, const pfm_pmu_info_t *pinfo)
+{
+	if (!pinfo->is_present)
+		return false;
+	switch (t) {
+	case TABLES_PERF:
+		return pinfo->pmu == PFM_PMU_PERF_EVENT;
+	case TABLES_PERF_RAW:
+		return pinfo->pmu == PFM_PMU_PERF_EVENT_RAW;
+	case TABLES_FORCED:
+		return forced_pmus[pinfo->pmu];
+	default:
+		return true;
+	}
+}
+
+static int init_failed(enum pfm_tables t, int status)
+{
+	if (t == TABLES_FORCED)
+		return px_fail(EIO, "libpfm4 failed to initialise with "
+			       FORCE_VAR "=%s: %s", user_force,
+			       pfm_strerror(status));
+	return px_fail(EIO, "libpfm4 failed to initialise: %s",
+		       pfm_strerror(status));
+}
+
+/*
+ * The sets of tables to look a name up in (all: to list every name), in
+ * order, ended by TABLES_NONE.  Returns 0 or -errno.  Under pfm_lock.
+ */
+static int table_sets(bool all, enum pfm_tables sets[TABLE_SETS_MAX + 1])
+{
+	int ret = read_user_env(), n = 0;
+
+	if (ret)
+		return ret;
+	if (user_force && !forced_setup) {
+		forced_setup = true;
+		forced_status = setup_forced(&forced_failed);
+	}
+	if (user_force && forced_status != PFM_SUCCESS)
+		return init_failed(forced_failed, forced_status);
+	if (pfm_loaded == TABLES_ADDED_UP) {
+		sets[n++] = TABLES_ADDED_UP;
+	} else if (user_force) {
+		sets[n++] = TABLES_FORCED;
+		sets[n++] = TABLES_PERF;
+		sets[n++] = TABLES_PERF_RAW;
+	} else {
+		if (no_hardware_pmu < 0)
+			no_hardware_pmu = kernel_has_no_hardware_pmu();
+		/* once every table is loaded, perf's names are there too */
+		if (!all && no_hardware_pmu && pfm_loaded != TABLES_DETECTED)
+			sets[n++] = TABLES_PERF;
+		sets[n++] = TABLES_DETECTED;
+	}
+	sets[n] = TABLES_NONE;
+	return 0;
+}
+
+/* Why a name may be unknown beyond a typo, for the message. */
+static void unknown_hint(char *buf, size_t len)
+{
+	if (perf_missing)
+		snprintf(buf, len, "; this libpfm4 cannot load perf's names beside "
+			 FORCE_VAR "=%.64s", user_force);
+	else if (user_force)
+		snprintf(buf, len, "; " FORCE_VAR "=%.64s is set", user_force);
+	else
+		buf[0] = '\0';
 }
 
 /* Case-insensitive edit distance, bounded to short names. */
@@ -172,10 +372,11 @@ static void consider_suggestion(const struct px_event_desc *d, void *arg)
 	snprintf(s->names[slot], sizeof(s->names[slot]), "%s", d->name);
 }
 
-static int unknown_event(const char *spec)
+/* hint: why a name may be unknown beyond a typo, or "". */
+static int unknown_event(const char *spec, const char *hint)
 {
 	struct suggestion_search s = { .wanted = spec };
-	char hint[SUGGESTIONS_MAX * (PX_EVENT_NAME_MAX + 2) + 64] = "";
+	char matches[SUGGESTIONS_MAX * (PX_EVENT_NAME_MAX + 2) + 64] = "";
 	const char *bare = strstr(spec, "::");
 
 	if (bare)
@@ -183,11 +384,11 @@ static int unknown_event(const char *spec)
 	s.limit = strlen(s.wanted) / 3 + 1;
 	px_event_foreach(NULL, consider_suggestion, &s);
 	for (int i = 0; i < s.count; i++) {
-		strcat(hint, i ? ", " : "; did you mean: ");
-		strcat(hint, s.names[i]);
+		strcat(matches, i ? ", " : "; did you mean: ");
+		strcat(matches, s.names[i]);
 	}
-	return px_fail(ENOENT, "unknown event '%s'%s (list them with -l)",
-		       spec, hint);
+	return px_fail(ENOENT, "unknown event '%s'%s (list them with -l%s)",
+		       spec, matches, hint);
 }
 
 static int parse_bp_access(const char *s, uint32_t *type)
@@ -282,36 +483,54 @@ static bool has_priv_modifier(const char *spec)
 	return false;
 }
 
+/* Look name up in each set of tables in turn, the first that knows it
+ * encoding it.  Returns 0 with libpfm4's answer in *status, or -errno.
+ * Under pfm_lock. */
+static int encode_in_tables(const char *name, const enum pfm_tables *sets,
+			    struct perf_event_attr *attr, char **fstr,
+			    int *status)
+{
+	pfm_perf_encode_arg_t arg;
+
+	*status = PFM_ERR_NOTFOUND;
+	for (; *sets != TABLES_NONE && *status == PFM_ERR_NOTFOUND; sets++) {
+		int ret = load_tables(*sets, NULL);
+
+		if (ret != PFM_SUCCESS)
+			return init_failed(*sets, ret);
+		memset(attr, 0, sizeof(*attr));
+		memset(&arg, 0, sizeof(arg));
+		arg.attr = attr;
+		arg.size = sizeof(arg);
+		arg.fstr = fstr;
+		*status = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3,
+						    PFM_OS_PERF_EVENT_EXT, &arg);
+	}
+	return 0;
+}
+
 static int encode_with_pfm(const char *spec, struct px_event *ev)
 {
+	enum pfm_tables sets[TABLE_SETS_MAX + 1];
 	struct perf_event_attr attr;
-	pfm_perf_encode_arg_t arg;
-	char raw[PX_EVENT_NAME_MAX + 2];
+	char raw[PX_EVENT_NAME_MAX + 2], hint[160];
 	char *fstr = NULL;
 	const char *name = raw_to_pfm(spec, raw, sizeof(raw));
-	bool all = false;
-	int ret;
+	int ret, status = PFM_ERR_NOTFOUND;
 
-	for (;;) {
-		ret = ensure_pfm_tables(all);
-		if (ret)
-			return ret;
-		memset(&attr, 0, sizeof(attr));
-		memset(&arg, 0, sizeof(arg));
-		arg.attr = &attr;
-		arg.size = sizeof(arg);
-		arg.fstr = &fstr;
-		ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3,
-						PFM_OS_PERF_EVENT_EXT, &arg);
-		if (ret != PFM_ERR_NOTFOUND || pfm_all_tables)
-			break;
-		all = true;	/* not a perf_events name: look everywhere */
-	}
-	if (ret == PFM_ERR_NOTFOUND)
-		return unknown_event(spec);
-	if (ret != PFM_SUCCESS)
+	pthread_mutex_lock(&pfm_lock);
+	ret = table_sets(false, sets);
+	if (!ret)
+		ret = encode_in_tables(name, sets, &attr, &fstr, &status);
+	unknown_hint(hint, sizeof(hint));
+	pthread_mutex_unlock(&pfm_lock);
+	if (ret)
+		return ret;
+	if (status == PFM_ERR_NOTFOUND)
+		return unknown_event(spec, hint);
+	if (status != PFM_SUCCESS)
 		return px_fail(EINVAL, "bad event '%s': %s", spec,
-			       pfm_strerror(ret));
+			       pfm_strerror(status));
 	ev->kind = PX_EVENT_GENERIC;
 	ev->type = attr.type;
 	ev->config = attr.config;
@@ -384,67 +603,107 @@ static bool name_matches(const char *pattern, const char *pmu, const char *name)
 	return strcasestr(full, pattern) != NULL;
 }
 
+/*
+ * Call visit for every PMU of the tables names are looked up in, each
+ * once, in lookup order, and under pfm_lock: the tables stay loaded while
+ * visit runs.  Returns 0 or -errno.
+ */
+static int foreach_pmu(void (*visit)(const pfm_pmu_info_t *pinfo, void *arg),
+		       void *arg)
+{
+	enum pfm_tables sets[TABLE_SETS_MAX + 1];
+	bool seen[PFM_PMU_MAX] = { false };
+	pfm_pmu_info_t pinfo;
+	int pmu, ret;
+
+	pthread_mutex_lock(&pfm_lock);
+	ret = table_sets(true, sets);
+	for (int i = 0; !ret && sets[i] != TABLES_NONE; i++) {
+		int status = load_tables(sets[i], NULL);
+
+		if (status != PFM_SUCCESS) {
+			ret = init_failed(sets[i], status);
+			break;
+		}
+		pfm_for_all_pmus(pmu) {
+			memset(&pinfo, 0, sizeof(pinfo));
+			pinfo.size = sizeof(pinfo);
+			if (pfm_get_pmu_info(pmu, &pinfo) != PFM_SUCCESS ||
+			    !tables_hold(sets[i], &pinfo) || seen[pmu])
+				continue;
+			seen[pmu] = true;
+			visit(&pinfo, arg);
+		}
+	}
+	pthread_mutex_unlock(&pfm_lock);
+	return ret;
+}
+
+struct event_visit {
+	const char *pattern;
+	void (*fn)(const struct px_event_desc *d, void *arg);
+	void *arg;
+	int visited;
+};
+
+static void visit_events(const pfm_pmu_info_t *pinfo, void *arg)
+{
+	struct event_visit *v = arg;
+	pfm_event_info_t einfo;
+
+	for (int i = pinfo->first_event; i != -1; i = pfm_get_event_next(i)) {
+		struct px_event_desc d;
+
+		memset(&einfo, 0, sizeof(einfo));
+		einfo.size = sizeof(einfo);
+		if (pfm_get_event_info(i, PFM_OS_NONE, &einfo) != PFM_SUCCESS)
+			continue;
+		if (!name_matches(v->pattern, pinfo->name, einfo.name))
+			continue;
+		d.pmu = pinfo->name;
+		d.name = einfo.name;
+		d.equiv = einfo.equiv;
+		d.desc = einfo.desc ? einfo.desc : "";
+		v->fn(&d, v->arg);
+		v->visited++;
+	}
+}
+
 int px_event_foreach(const char *pattern,
 		     void (*fn)(const struct px_event_desc *d, void *arg),
 		     void *arg)
 {
-	pfm_pmu_info_t pinfo;
-	pfm_event_info_t einfo;
-	int pmu, visited = 0;
+	struct event_visit v = { pattern, fn, arg, 0 };
 
-	if (ensure_pfm())
-		return 0;
-	pfm_for_all_pmus(pmu) {
-		memset(&pinfo, 0, sizeof(pinfo));
-		pinfo.size = sizeof(pinfo);
-		if (pfm_get_pmu_info(pmu, &pinfo) != PFM_SUCCESS ||
-		    !pinfo.is_present)
-			continue;
-		for (int i = pinfo.first_event; i != -1;
-		     i = pfm_get_event_next(i)) {
-			struct px_event_desc d;
+	foreach_pmu(visit_events, &v);
+	return v.visited;
+}
 
-			memset(&einfo, 0, sizeof(einfo));
-			einfo.size = sizeof(einfo);
-			if (pfm_get_event_info(i, PFM_OS_NONE, &einfo) !=
-			    PFM_SUCCESS)
-				continue;
-			if (!name_matches(pattern, pinfo.name, einfo.name))
-				continue;
-			d.pmu = pinfo.name;
-			d.name = einfo.name;
-			d.equiv = einfo.equiv;
-			d.desc = einfo.desc ? einfo.desc : "";
-			fn(&d, arg);
-			visited++;
-		}
-	}
-	return visited;
+struct pmu_visit {
+	void (*fn)(const struct px_pmu_desc *d, void *arg);
+	void *arg;
+	int visited;
+};
+
+static void visit_pmu(const pfm_pmu_info_t *pinfo, void *arg)
+{
+	struct pmu_visit *v = arg;
+	struct px_pmu_desc d;
+
+	d.name = pinfo->name;
+	d.desc = pinfo->desc ? pinfo->desc : "";
+	d.nevents = pinfo->nevents;
+	d.counters = pinfo->num_cntrs;
+	d.fixed_counters = pinfo->num_fixed_cntrs;
+	v->fn(&d, v->arg);
+	v->visited++;
 }
 
 int px_pmu_foreach(void (*fn)(const struct px_pmu_desc *d, void *arg),
 		   void *arg)
 {
-	pfm_pmu_info_t pinfo;
-	int pmu, visited = 0;
+	struct pmu_visit v = { fn, arg, 0 };
+	int ret = foreach_pmu(visit_pmu, &v);
 
-	if (ensure_pfm())
-		return -EIO;
-	pfm_for_all_pmus(pmu) {
-		struct px_pmu_desc d;
-
-		memset(&pinfo, 0, sizeof(pinfo));
-		pinfo.size = sizeof(pinfo);
-		if (pfm_get_pmu_info(pmu, &pinfo) != PFM_SUCCESS ||
-		    !pinfo.is_present)
-			continue;
-		d.name = pinfo.name;
-		d.desc = pinfo.desc ? pinfo.desc : "";
-		d.nevents = pinfo.nevents;
-		d.counters = pinfo.num_cntrs;
-		d.fixed_counters = pinfo.num_fixed_cntrs;
-		fn(&d, arg);
-		visited++;
-	}
-	return visited;
+	return ret ? ret : v.visited;
 }

@@ -55,14 +55,17 @@ struct px_event_desc {
 	const char *desc;
 };
 
-/* Call fn for every event of every PMU present on this machine whose name
+/* Call fn for every event of every PMU present on this machine (with
+ * LIBPFM_FORCE_PMU: that model's, perf's and perf_raw's) whose name
  * matches pattern (NULL: all; a glob when it has * ? or [, else a
- * case-insensitive substring).  Returns the number of events visited. */
+ * case-insensitive substring).  fn must not call the functions of this
+ * header.  Returns the number of events visited. */
 int px_event_foreach(const char *pattern,
 		     void (*fn)(const struct px_event_desc *d, void *arg),
 		     void *arg);
 
-/* The PMU models libpfm4 detected on this machine. */
+/* The PMU models libpfm4 detected on this machine (with LIBPFM_FORCE_PMU:
+ * that model, perf and perf_raw); fn as for px_event_foreach. */
 struct px_pmu_desc {
 	const char *name;
 	const char *desc;

@@ -142,3 +142,57 @@ setup() {
 	run -0 cat "$tracefs/uprobe_events"
 	refute_output --partial "px_"
 }
+
+# LIBPFM_FORCE_PMU makes libpfm4 use one model's table as if it had been
+# detected (to encode a machine's events elsewhere, or where libpfm4
+# detects the wrong model).  It adds that model's names; every other name
+# (perf's software and generic names, raw codes, breakpoints, uprobes)
+# must encode and count as without it.  These once were unknown events.
+@test "LIBPFM_FORCE_PMU=skl: every other event encodes and counts as without it, and skl's names are added" {
+	addr=$(counted_function_addr)
+	[ -n "$addr" ]
+	up="uprobe:$W/calls:counted_function"
+	evs=(task-clock page-faults cycles instructions:u 0x1234 r5300c0 "mem:$addr:x" "$up")
+	list=$(IFS=,; echo "${evs[*]}")
+	run -0 --separate-stderr "$PERFEX" -v -x, -e "$list" "$W/calls" 1000
+	plain=$stderr
+	run -0 --separate-stderr env LIBPFM_FORCE_PMU=skl "$PERFEX" -v -x, -e "$list" "$W/calls" 1000
+	forced=$stderr
+	for ev in "${evs[@]}"; do
+		# libpfm4 gives perf's generic events the privilege levels of the
+		# model it loads (h=, the hypervisor, is not one of skl's)
+		a=$(grep -F "perfex: event $ev = " <<<"$plain" | sed 's/:h=[01]//')
+		b=$(grep -F "perfex: event $ev = " <<<"$forced" | sed 's/:h=[01]//')
+		[ -n "$a" ]
+		assert_equal "$b" "$a"
+	done
+	# the same status for every event, the same exact counts
+	statuses() { awk -F, '$1 == "event" { print $2, $6 }' <<<"$1"; }
+	assert_equal "$(statuses "$forced")" "$(statuses "$plain")"
+	assert_equal "$(csv_value "$forced" "$up")" 1000
+	assert_equal "$(csv_value "$forced" "mem:$addr:x")" "$(csv_value "$plain" "mem:$addr:x")"
+
+	# software events count the workload as without the variable
+	run -0 --separate-stderr "$PERFEX" -x, -e task-clock,page-faults "$W/touch_pages" 3000
+	plain=$stderr
+	run -0 --separate-stderr env LIBPFM_FORCE_PMU=skl "$PERFEX" -x, -e task-clock,page-faults "$W/touch_pages" 3000
+	forced=$stderr
+	p=$(csv_value "$plain" page-faults)
+	f=$(csv_value "$forced" page-faults)
+	echo "page-faults: $p without, $f with LIBPFM_FORCE_PMU=skl"
+	[ "$f" -ge 3000 ] && [ "$f" -le $((3000 + STARTUP_FAULTS)) ]
+	d=$((f - p))
+	[ "${d#-}" -le 10 ]
+	[ "$(csv_value "$forced" task-clock)" -gt 0 ]
+
+	# skl's names: encoded by skl's table, and listed beside perf's
+	run -0 --separate-stderr env LIBPFM_FORCE_PMU=skl "$PERFEX" -v -e INST_RETIRED:ANY_P,task-clock true
+	assert_regex "$stderr" "perfex: event INST_RETIRED:ANY_P = skl::INST_RETIRED:ANY_P"
+	run -0 env LIBPFM_FORCE_PMU=skl "$PERFEX" -l
+	assert_line "skl::INST_RETIRED"
+	assert_line "perf::PAGE-FAULTS"
+	assert_line --regexp "^perf_raw::"
+	# ... and the environment the command gets is the one perfex was given
+	run -0 --separate-stderr env LIBPFM_FORCE_PMU=skl "$PERFEX" -e task-clock printenv LIBPFM_FORCE_PMU
+	assert_output "skl"
+}

@@ -20,6 +20,19 @@ setup() {
 	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
 }
 
+@test "unknown event with LIBPFM_FORCE_PMU: close matches from the model's and perf's names, the variable named" {
+	run -2 --separate-stderr env LIBPFM_FORCE_PMU=skl "$PERFEX" -e page-fualts true
+	assert_regex "$stderr" "unknown event 'page-fualts'; did you mean: .*PAGE-FAULTS"
+	assert_regex "$stderr" "LIBPFM_FORCE_PMU=skl is set"
+	run -2 --separate-stderr env LIBPFM_FORCE_PMU=skl "$PERFEX" -e INST_RETIRD true
+	assert_regex "$stderr" "did you mean: .*INST_RETIRED"
+	# a variable that names no table of libpfm4 still leaves perf's names
+	run -2 --separate-stderr env LIBPFM_FORCE_PMU=no_such_pmu "$PERFEX" -e INST_RETIRED:ANY_P,task-clock true
+	assert_regex "$stderr" "unknown event 'INST_RETIRED:ANY_P'.*LIBPFM_FORCE_PMU=no_such_pmu"
+	run -0 --separate-stderr env LIBPFM_FORCE_PMU=no_such_pmu "$PERFEX" -x, -e task-clock true
+	assert_regex "$stderr" "event,task-clock,[1-9][0-9]*,"
+}
+
 @test "empty event names in a list are refused" {
 	for list in "" "," "page-faults," ",page-faults" "page-faults,,task-clock"; do
 		run -2 --separate-stderr "$PERFEX" -e "$list" true
@@ -59,6 +72,16 @@ setup() {
 	assert_regex "$stderr" "none of the events can be counted on this machine \(cycles, instructions\)"
 	assert_regex "$stderr" "software events such as task-clock"
 	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+}
+
+@test "a forced PMU's events, where no hardware PMU counts them: not counted, the command not run" {
+	have_hw_pmu && skip "this machine has a hardware PMU"
+	run -1 --separate-stderr env LIBPFM_FORCE_PMU=skl "$PERFEX" -e INST_RETIRED:ANY_P,cycles touch "$BATS_TEST_TMPDIR/ran"
+	assert_regex "$stderr" "none of the events can be counted on this machine \(INST_RETIRED:ANY_P, cycles\)"
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+	run -0 --separate-stderr env LIBPFM_FORCE_PMU=skl "$PERFEX" -x, -e INST_RETIRED:ANY_P,page-faults true
+	assert_regex "$stderr" "event,INST_RETIRED:ANY_P,,,,not-supported,"
+	assert_regex "$stderr" "event,page-faults,[1-9][0-9]*,"
 }
 
 @test "unwritable -o fails before the command runs and leaves no file" {
