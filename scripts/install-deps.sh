@@ -11,11 +11,15 @@
 # The arm64 part (ARM64_PACKAGES) cross-builds everything for arm64
 # (`make ARCH=arm64`) and boots the arm64 guest of the hardware-counter
 # suite: the cross compiler, qemu-system-arm, and Debian's multiarch
-# :arm64 builds of the libraries the tools link.  Those need the arm64
-# architecture added to dpkg (dpkg --add-architecture arm64), done here
-# before the one apt-get update.  The guest's kernel, headers, busybox and
-# bash are fetched with apt-get download by the build and the harness
-# (scripts/build-arm64-modules.sh, scripts/vm/lib.sh), not installed.
+# :arm64 builds of the libraries the tools link.  The cross-built Debian
+# packages (dpkg-buildpackage -a arm64, tests/package/arm64.bats) also
+# need pkg-config:arm64 (its aarch64-linux-gnu-pkg-config reads the arm64
+# .pc files) and run the arm64 programs under qemu-user.  The :arm64
+# packages need the arm64 architecture added to dpkg (dpkg
+# --add-architecture arm64), done here before the one apt-get update.
+# The guest's kernel, headers, busybox and bash are fetched with apt-get
+# download by the build and the harness (scripts/build-arm64-modules.sh,
+# scripts/vm/lib.sh), not installed.
 set -eu
 
 PACKAGES="build-essential pkg-config python3
@@ -28,7 +32,7 @@ scdoc dkms debhelper dpkg-dev fakeroot man-db zsh"
 
 ARM64_PACKAGES="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-system-arm
 libpfm4-dev:arm64 libelf-dev:arm64 libdw-dev:arm64 libpopt-dev:arm64
-libjson-c-dev:arm64 zlib1g-dev:arm64 libc6-dev:arm64"
+libjson-c-dev:arm64 zlib1g-dev:arm64 libc6-dev:arm64 pkg-config:arm64 qemu-user"
 
 # on an arm64 machine the native packages are the arm64 ones
 [ "$(dpkg --print-architecture)" = arm64 ] && ARM64_PACKAGES=""

@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # The Debian packages (debian/): pfmon-perfex and perfmon-dkms build with
-# dpkg-buildpackage from a copy of the tree, hold what they should, the
-# installed tools, man pages and completions work, and DKMS builds the
-# modules of perfmon-dkms against Debian's kernel headers.
+# dpkg-buildpackage from a copy of the tree (build_packages in
+# packages.bash; arm64.bats cross-builds them for arm64), hold what they
+# should, the installed tools, man pages and completions work, and DKMS
+# builds the modules of perfmon-dkms against Debian's kernel headers.
 #
 # Needs root (dpkg -i, dkms), the packaging tools scripts/install-deps.sh
 # installs, linux-headers-amd64 (the running kernel may have no headers:
@@ -14,50 +15,22 @@ setup_file() {
 	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 	VERSION=$(cat "$ROOT/VERSION")
 	export ROOT VERSION
-	# dpkg-buildpackage writes the packages beside the tree it builds:
-	# the copy in $PKG/src, so they land in $PKG
-	PKG=$BATS_FILE_TMPDIR/pkg
+	load packages
+	# the native build, shared with arm64.bats (which compares perfmon-dkms)
+	build_packages amd64 || return 1
 	STAGE=$BATS_FILE_TMPDIR/root
-	export PKG STAGE
-	mkdir -p "$PKG/src" "$STAGE"
-
-	# the tree's files: what git tracks or would (not build/ nor other
-	# ignored build outputs); outside git, all but build/ and .git
-	if git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
-		(cd "$ROOT" && git ls-files --cached --others --exclude-standard |
-			while IFS= read -r f; do [ -e "$f" ] && printf '%s\n' "$f"; done |
-			tar -cf - -T -) | tar -xf - -C "$PKG/src"
-	else
-		tar -C "$ROOT" --exclude=./build --exclude=./.git -cf - . | tar -xf - -C "$PKG/src"
-	fi
-
-	if ! (cd "$PKG/src" &&
-		DEB_BUILD_OPTIONS="parallel=$(nproc)" dpkg-buildpackage -us -uc -b) \
-		>"$PKG/build.log" 2>&1; then
-		echo "# dpkg-buildpackage failed; the end of $PKG/build.log:" >&2
-		tail -n 40 "$PKG/build.log" | sed 's/^/#   /' >&2
-		return 1
-	fi
+	export STAGE
+	mkdir -p "$STAGE"
 	dpkg -x "$PKG/pfmon-perfex_${VERSION}_amd64.deb" "$STAGE"
 }
 
 setup() {
 	bats_load_library bats-support
 	bats_load_library bats-assert
+	load packages
 	PERFEX_DEB=$PKG/pfmon-perfex_${VERSION}_amd64.deb
 	DKMS_DEB=$PKG/perfmon-dkms_${VERSION}_all.deb
 	ZSHCOMP=$STAGE/usr/share/zsh/vendor-completions
-}
-
-# show_log FILE: the end of FILE, for a failure
-show_log() {
-	echo "# the end of $1:"
-	tail -n 30 "$1" | sed 's/^/#   /'
-}
-
-# deb_files DEB: the paths in DEB, one a line, without the leading "."
-deb_files() {
-	dpkg-deb -c "$1" | awk '{ sub(/^\./, "", $6); print $6 }'
 }
 
 @test "both packages are built at the tree's VERSION" {
