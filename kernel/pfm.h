@@ -142,14 +142,10 @@ struct pfm_counter {
 	u32 gen;			/* bumped when offset changes */
 };
 
-/*
- * The count of r's event rev (r->event, loaded once by the caller) at the
- * overflow of c, whose event is at count (ovfl_lock held).  Two PMDs
- * programmed alike count the same occurrences, as two hardware counters
- * do, but their perf events see one trigger (a breakpoint, a uprobe) in
- * turn, in an order of the kernel's: r may not have counted the
- * occurrence that overflowed c yet.  It takes c's count.
- */
+/* hw.interrupts of an event perf has throttled (MAX_INTERRUPTS, private
+ * to kernel/events/core.c) */
+#define PFM_PERF_THROTTLED	(~0ULL)
+
 /* Whether ev counts on this CPU now (interrupts off). */
 static inline bool pfm_event_counts_here(struct perf_event *ev)
 {
@@ -172,6 +168,14 @@ static inline u64 pfm_event_count(struct perf_event *ev)
 	return local64_read(&ev->count);
 }
 
+/*
+ * The count of r's event rev (r->event, loaded once by the caller) at the
+ * overflow of c, whose event is at count (ovfl_lock held).  Two PMDs
+ * programmed alike count the same occurrences, as two hardware counters
+ * do, but their perf events see one trigger (a breakpoint, a uprobe) in
+ * turn, in an order of the kernel's: r may not have counted the
+ * occurrence that overflowed c yet.  It takes c's count.
+ */
 static inline u64 pfm_count_at(const struct pfm_counter *r,
 			       struct perf_event *rev,
 			       const struct pfm_counter *c, u64 count)

@@ -119,7 +119,12 @@ void pfm_rearm(struct perf_event *ev, u64 period)
  * with the count brought up to date, which takes what they counted since
  * the overflow off period_left, then started from it).  An event that
  * does not count here any more was stopped the same way when it left, and
- * is started from period_left when it counts again.
+ * is started from period_left when it counts again.  Nor is one perf
+ * throttled (its interrupts at perf's MAX_INTERRUPTS): arm64's driver
+ * only disables its counter, without PERF_HES_STOPPED, and starting it
+ * would undo the throttle (an interrupt storm that holds the CPU on a
+ * period of a few cycles); perf starts it from period_left at the next
+ * tick.
  */
 static void pfm_reload_pending(struct pfm_context *ctx)
 {
@@ -137,7 +142,8 @@ static void pfm_reload_pending(struct pfm_context *ctx)
 		if (!test_and_clear_bit(i, ctx->reload_pmds) || !set)
 			continue;
 		ev = READ_ONCE(set->ctr[i].event);
-		if (!ev || !pfm_event_counts_here(ev))
+		if (!ev || !pfm_event_counts_here(ev) ||
+		    READ_ONCE(ev->hw.interrupts) == PFM_PERF_THROTTLED)
 			continue;
 		ev->pmu->stop(ev, PERF_EF_UPDATE);
 		ev->pmu->start(ev, PERF_EF_RELOAD);

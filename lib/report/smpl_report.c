@@ -358,8 +358,11 @@ static void print_text(FILE *f, const struct px_smpl_session *s, size_t top)
 	fprintf(f, "%-20s %" PRIu64 "\n", "overflows", st->overflows);
 	fprintf(f, "%-20s %" PRIu64 "\n", "samples recorded", st->samples);
 	fprintf(f, "%-20s %" PRIu64 " (ring buffer %" PRIu64 ", masked or saturated %" PRIu64
-		", overwritten %" PRIu64 ")\n", "samples lost", px_smpl_lost_total(st), st->lost,
-		st->dropped, st->overwritten);
+		", overwritten %" PRIu64 ", late interrupts %" PRIu64 ")\n", "samples lost",
+		px_smpl_lost_total(st), st->lost, st->dropped, st->overwritten, st->late);
+	if (st->late)
+		fprintf(f, "%-20s %" PRIu64 " periods ended with no interrupt in time: the PMU interrupted only after more periods had passed, so they have no sample (qemu's emulated event counters interrupt at the next timer tick; a stalled virtual CPU does too)\n",
+			"late interrupts", st->late);
 	fprintf(f, "%-20s %" PRIu64 "\n", "buffer-full events", st->buffer_full);
 	fprintf(f, "%-20s %" PRIu64 "\n", "notifications", st->notifications);
 	fprintf(f, "%-20s %" PRIu64 "\n", "restarts", st->restarts);
@@ -415,7 +418,8 @@ static void print_csv(FILE *f, const struct px_smpl_session *s, size_t top, cons
 	const struct { const char *k; uint64_t v; } rows[] = {
 		{ "samples", st->samples }, { "lost", px_smpl_lost_total(st) },
 		{ "lost_ring", st->lost }, { "lost_saturated", st->dropped },
-		{ "overwritten", st->overwritten }, { "buffer_full", st->buffer_full },
+		{ "overwritten", st->overwritten }, { "lost_late", st->late },
+		{ "buffer_full", st->buffer_full },
 		{ "notifications", st->notifications }, { "restarts", st->restarts },
 		{ "overflows", st->overflows }, { "throttled", st->throttled },
 		{ "mapping_records_lost", st->side_lost },
@@ -475,11 +479,12 @@ static void print_json(FILE *f, const struct px_smpl_session *s, size_t top)
 	px_run_json(f);
 	fprintf(f, ",\"summary\":{\"format\":\"%s\",\"samples\":%" PRIu64 ",\"lost\":%" PRIu64
 		",\"lost_ring\":%" PRIu64 ",\"lost_saturated\":%" PRIu64 ",\"overwritten\":%" PRIu64
+		",\"lost_late\":%" PRIu64
 		",\"buffer_full\":%" PRIu64 ",\"notifications\":%" PRIu64 ",\"restarts\":%" PRIu64
 		",\"exit_code\":%d,\"overflows\":%" PRIu64 ",\"throttled\":%" PRIu64
 		",\"mapping_records_lost\":%" PRIu64 "}",
 		format_name(s->o.smpl.format),
-		st->samples, px_smpl_lost_total(st), st->lost, st->dropped, st->overwritten,
+		st->samples, px_smpl_lost_total(st), st->lost, st->dropped, st->overwritten, st->late,
 		st->buffer_full, st->notifications, st->restarts, s->run.exit_code,
 		st->overflows, st->throttled, st->side_lost);
 	{

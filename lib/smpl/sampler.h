@@ -169,8 +169,8 @@ struct px_task_event {
 };
 
 /* Every overflow is recorded or lost in one of the ways below:
- * overflows = samples + lost + dropped + overwritten.  (On perf, the
- * overflows the kernel throttles are neither: see throttled.) */
+ * overflows = samples + lost + dropped + overwritten + late.  (On perf,
+ * the overflows the kernel throttles are neither: see throttled.) */
 struct px_smpl_stats {
 	uint64_t overflows;	/* overflows of the sampling PMDs seen */
 	uint64_t samples;	/* recorded in the buffer and kept */
@@ -179,6 +179,10 @@ struct px_smpl_stats {
 	uint64_t dropped;	/* reached us while the format was saturated,
 				 * or taken while masked (no_block) */
 	uint64_t overwritten;	/* double-buffer: lost to cycling in a half */
+	uint64_t late;		/* module: periods that ended with no
+				 * interrupt in time (the PMU raised it
+				 * after more periods had passed), so with
+				 * no sample: ctx_smpl_late */
 	uint64_t buffer_full;	/* times the buffer (a half) became full */
 	uint64_t notifications;	/* full buffers (halves) handed to the tool */
 	uint64_t restarts;	/* buffer restarts after a notification */

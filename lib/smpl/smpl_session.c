@@ -596,7 +596,7 @@ bool px_smpl_session_per_process(const struct px_smpl_session_opts *o)
 
 uint64_t px_smpl_lost_total(const struct px_smpl_stats *st)
 {
-	return st->lost + st->dropped + st->overwritten;
+	return st->lost + st->dropped + st->overwritten + st->late;
 }
 
 static void add_stats(struct px_smpl_stats *a, const struct px_smpl_stats *b)
@@ -606,6 +606,7 @@ static void add_stats(struct px_smpl_stats *a, const struct px_smpl_stats *b)
 	a->lost += b->lost;
 	a->dropped += b->dropped;
 	a->overwritten += b->overwritten;
+	a->late += b->late;
 	a->buffer_full += b->buffer_full;
 	a->notifications += b->notifications;
 	a->restarts += b->restarts;

@@ -114,8 +114,8 @@ hw_pmu_names() {
 }
 
 # with_pmu COMMAND...: COMMAND with LIBPFM_FORCE_PMU=$PFM_HW_FORCE_PMU
-# when that is set (then libpfm4 knows only that PMU's names: perf's
-# generic names are unknown to it)
+# when that is set (the tools then look that PMU's names up first, and
+# perf's generic names and raw codes after them)
 with_pmu() {
 	if [ -n "${PFM_HW_FORCE_PMU:-}" ]; then
 		LIBPFM_FORCE_PMU=$PFM_HW_FORCE_PMU "$@"

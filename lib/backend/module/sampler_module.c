@@ -623,12 +623,12 @@ static int m_finish(void *state)
 		return px_fail(errno, "cannot read the perfmon context: %s", strerror(errno));
 	/* every overflow is a sample handed over here, or counted lost by
 	 * the kernel: not recorded (ctx_smpl_lost: the overflows no
-	 * interrupt came for in time, ctx_smpl_late, as the kernel's own
-	 * losses like the perf sampler's lost records; the others while
-	 * masked or saturated), or recorded and then overwritten by the
-	 * double buffer's cycling (hdr_lost) */
+	 * interrupt came for in time, ctx_smpl_late, which are no buffer's
+	 * fault; the others while masked or saturated), or recorded and
+	 * then overwritten by the double buffer's cycling (hdr_lost).  The
+	 * module has no ring to lose records in. */
 	s->st.overflows = ci.ctx_smpl_ovfls;
-	s->st.lost = ci.ctx_smpl_late;
+	s->st.late = ci.ctx_smpl_late;
 	s->st.dropped = ci.ctx_smpl_lost - ci.ctx_smpl_late;
 	if (!s->dbl) {
 		const struct pfm_dfl_smpl_hdr *h = (const void *)s->buf;
