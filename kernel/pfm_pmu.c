@@ -144,6 +144,17 @@ int pfm_evtsel_check(const struct pfm_counter *c, u32 *retfl)
 		*retfl = PFM_REG_RETFL_PERM;
 		return -EACCES;
 	}
+	/*
+	 * arm and arm64 step over a breakpoint hit only for perf's own
+	 * output handler (is_default_overflow_handler()): with the
+	 * module's, the task returns to the breakpoint and hits it again,
+	 * for ever.
+	 */
+	if (attr.type == PERF_TYPE_BREAKPOINT &&
+	    (IS_ENABLED(CONFIG_ARM64) || IS_ENABLED(CONFIG_ARM))) {
+		*retfl = PFM_REG_RETFL_NOTSUPP;
+		return -EOPNOTSUPP;
+	}
 	if (attr.type == PERF_TYPE_BREAKPOINT)
 		return 0;
 	if (attr.type == PERF_TYPE_RAW && !pfm_hw_pmu) {

@@ -3,7 +3,7 @@
 # Run the test suites: the C unit tests, the bats CLI suite, the package
 # suite (the Debian packages built, installed and checked, DKMS included)
 # and, when it exists, the module suite in a VM (scripts/vm-test.sh), then
-# the hardware-counter suite in the arm64 VM.
+# the hardware-counter suite and the module suite in the arm64 VM.
 #
 #   tests/run-all.sh                   every suite (what `make check` runs)
 #   tests/run-all.sh unit [TEST...]    the unit tests (all, or test_x ...)
@@ -13,7 +13,8 @@
 #   tests/run-all.sh hw-arm64          the hardware-counter suite (tests/hw)
 #                                      in the arm64 guest, both backends
 #   tests/run-all.sh module-arm64      the module suite in the arm64 guest
-#                                      (not part of the default run)
+#                                      (its tests not tagged breakpoint,
+#                                      x86 or nopmu: README.md)
 #   tests/run-all.sh hw [BATS...]      the hardware-counter suite on this
 #                                      machine's own PMU (`make check-hw`)
 #
@@ -182,6 +183,7 @@ case ${1-} in
 	if [ -e scripts/vm-test.sh ]; then
 		module_suite
 		hw_arm64_suite
+		module_arm64_suite
 	fi
 	;;
 unit|cli|package|module|hw|hw-arm64|module-arm64)

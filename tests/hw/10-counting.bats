@@ -23,17 +23,6 @@ teardown() {
 	hw_teardown
 }
 
-# pfmon_value BACKEND EVENT COMMAND...: pfmon's total of EVENT
-pfmon_value() {
-	local backend=$1 event=$2
-	shift 2
-	pfmon_csv "$backend" -e "$event" "$@" >"$T/pm.csv" || return 1
-	awk -F, -v ev="$event" '
-		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		$(col["unit"]) == "all" && $(col["event"]) == ev { print $(col["value"]); n++ }
-		END { exit n != 1 }' "$T/pm.csv"
-}
-
 # perfex_start BACKEND EVENT REF N: perfex's count of EVENT over `nops N`
 # is REF plus perfex's start (0 to PERFEX_START); prints the start
 perfex_start() {

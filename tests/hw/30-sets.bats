@@ -16,9 +16,7 @@ teardown() {
 
 # col CSV UNIT SET EVENT COLUMN: a column of pfmon -x, 's row
 col() {
-	awk -F, -v u="$2" -v s="$3" -v e="$4" -v c="$5" '
-		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		$(col["unit"]) == u && $(col["set"]) == s && $(col["event"]) == e { print $(col[c]) }' "$1"
+	csv_cell "$1" "$5" unit="$2" set="$3" event="$4"
 }
 
 @test "three sets switched every 5 ms: each estimate within 3% of the count alone, the shares add up to 100%" {

@@ -155,15 +155,43 @@ perfex_csv() {
 	cat "$T/perfex.csv"
 }
 
+# csv_cell FILE COLUMN KEY=VALUE...: the COLUMN of the one row of a CSV
+# file with a header (perfex's, pfmon's) whose KEY columns hold those
+# VALUEs; fails unless exactly one row matches
+csv_cell() {
+	local file=$1 column=$2
+	shift 2
+	awk -F, -v column="$column" -v keys="$*" '
+		NR == 1 {
+			for (i = 1; i <= NF; i++) col[$i] = i
+			nk = split(keys, kv, " ")
+			next
+		}
+		{
+			for (k = 1; k <= nk; k++) {
+				eq = index(kv[k], "=")
+				if ($(col[substr(kv[k], 1, eq - 1)]) != substr(kv[k], eq + 1))
+					next
+			}
+			print $(col[column]); n++
+		}
+		END { exit n != 1 }' "$file"
+}
+
 # perfex_value BACKEND EVENT COMMAND...: perfex's count of EVENT
 perfex_value() {
 	local backend=$1 event=$2
 	shift 2
 	perfex_csv "$backend" -e "$event" "$@" >"$T/pv.csv" || return 1
-	awk -F, -v ev="$event" '
-		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		$(col["kind"]) == "event" && $(col["name"]) == ev { print $(col["value"]); n++ }
-		END { exit n != 1 }' "$T/pv.csv"
+	csv_cell "$T/pv.csv" value kind=event name="$event"
+}
+
+# pfmon_value BACKEND EVENT COMMAND...: pfmon's total of EVENT
+pfmon_value() {
+	local backend=$1 event=$2
+	shift 2
+	pfmon_csv "$backend" -e "$event" "$@" >"$T/pm.csv" || return 1
+	csv_cell "$T/pm.csv" value unit=all event="$event"
 }
 
 # pfmon_csv BACKEND ARGS...: pfmon -x, 's output; fails with pfmon

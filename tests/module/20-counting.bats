@@ -59,6 +59,7 @@ setup() {
 	assert_output "stop:EOPNOTSUPP:counting restop:OK start:EOPNOTSUPP:still sets:EOPNOTSUPP"
 }
 
+# bats test_tags=breakpoint
 @test "a breakpoint on counted_function counts its calls exactly" {
 	ev="mem:$PFM_COUNTED_FUNCTION:x"
 	for n in 1 54321; do
@@ -69,6 +70,7 @@ setup() {
 	done
 }
 
+# bats test_tags=breakpoint
 @test "several events at once through the module" {
 	out=$(mktemp)
 	run -0 perfex --backend=module -x , -o "$out" \
@@ -85,6 +87,7 @@ setup() {
 	[[ "$stderr" == *module* ]]
 }
 
+# bats test_tags=nopmu
 @test "hardware events are not supported without a PMU, and say so" {
 	[ "$(cat /sys/class/misc/perfmon/hw_pmu)" = 0 ] || skip "the guest has a hardware PMU"
 	run -0 pfm_test pmc 0 0x8000010000000000
@@ -94,6 +97,7 @@ setup() {
 	[[ "$output$stderr" == *"hardware PMU"* ]]
 }
 
+# bats test_tags=breakpoint
 @test "Debian's perf agrees with the module on the breakpoint" {
 	command -v perf || skip "perf is not in the guest"
 	run -0 perf stat -x , -e "mem:$PFM_COUNTED_FUNCTION:x" "$W/calls" 4321

@@ -10,6 +10,7 @@ setup() {
 	pfm_setup
 }
 
+# bats test_tags=breakpoint
 @test "notify: exactly N/P overflow messages, each well formed, read with read(2)" {
 	run -0 pfm_test ovfl_notify 1000 100
 	assert_output "msgs 10 bad 0 pmd -100"
@@ -19,6 +20,7 @@ setup() {
 	assert_output "msgs 50 bad 0 pmd -1"
 }
 
+# bats test_tags=breakpoint
 @test "a notification masks until restart; restart reloads the long reset value" {
 	run -0 pfm_test ovfl_mask 10 1000
 	assert_output "before EBUSY masked 1 ovfl 1 pmd0 0 faults frozen msgs O restart OK pmd0 -1000 then -997 masked 0 again EBUSY"
@@ -31,6 +33,7 @@ setup() {
 	assert_output EINVAL
 }
 
+# bats test_tags=breakpoint
 @test "64-bit emulation: a PMD near 2^64 overflows, reloads its short reset, keeps counting" {
 	run -0 pfm_test ovfl_sim 1000 -100 0
 	assert_output "pmd 900 last 0 ovfls 1 match"
@@ -41,6 +44,7 @@ setup() {
 	assert_output "pmd -60 last -70 ovfls 11 match"
 }
 
+# bats test_tags=breakpoint
 @test "randomised short resets in the kernel follow the generator exactly" {
 	run -0 pfm_test ovfl_sim 5000 -50 -50 15 42
 	echo "$output"
@@ -50,6 +54,7 @@ setup() {
 	assert_output --regexp ' match$'
 }
 
+# bats test_tags=breakpoint
 @test "randomised long resets: same seed same series, every value in [base, base+mask]" {
 	run -0 pfm_test ovfl_random 3000 100 31 7
 	first=$output
@@ -62,6 +67,7 @@ setup() {
 	assert_line --regexp '^resets [1-9][0-9]* inrange 1 generator 1$'
 }
 
+# bats test_tags=breakpoint
 @test "a full message queue drops the new message and counts the drop" {
 	run -0 pfm_test ovfl_drop 12
 	assert_output "queued 8 dropped 4 read 8"
@@ -69,6 +75,7 @@ setup() {
 	assert_output "queued 5 dropped 0 read 5"
 }
 
+# bats test_tags=breakpoint
 @test "poll(2) and a blocked read(2) wake on an overflow of another process" {
 	run -0 pfm_test ovfl_poll 5
 	assert_output "POLLIN OVFL"

@@ -67,6 +67,7 @@ teardown() {
 	[ "$output" -ge 300 ]
 }
 
+# bats test_tags=breakpoint
 @test "unprivileged: perfex counts its command at user level, breakpoints exactly" {
 	run -0 as_user perfex --backend=module -x , -o /tmp/unpriv.csv \
 		-e "mem:$PFM_COUNTED_FUNCTION:x" "$W/calls" 2500

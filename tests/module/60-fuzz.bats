@@ -22,6 +22,7 @@ setup() {
 	assert_output --regexp '^calls=6000 '
 }
 
+# bats test_tags=breakpoint
 @test "after fuzzing: no context left behind and counting still exact" {
 	[ "$(contexts)" -eq 0 ]
 	run -0 count module "mem:$PFM_COUNTED_FUNCTION:x" "$W/calls" 9999

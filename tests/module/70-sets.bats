@@ -26,6 +26,7 @@ setup() {
 	done
 }
 
+# bats test_tags=breakpoint
 @test "a set switches after its trigger PMD's overflow count" {
 	run -0 pfm_test sets_ovfl
 	assert_output "active 1 set1 5 runs 1 1 switch_pmds 1"
@@ -43,6 +44,7 @@ within_pct() { # value reference percent
 	awk -v v="$1" -v r="$2" -v p="$3" 'BEGIN { d = v - r; if (d < 0) d = -d; exit !(d <= r * p / 100) }'
 }
 
+# bats test_tags=breakpoint
 @test "pfmon --backend=module equals --backend=perf on touch_pages and breakpoints" {
 	pfmon -x, -e page-faults "$W/touch_pages" 2000 >/dev/null
 	run -0 --separate-stderr pfmon --backend=module -x, -e page-faults "$W/touch_pages" 2000

@@ -6,6 +6,11 @@ bats_require_minimum_version 1.5.0
 setup() {
 	load helpers
 	pfm_setup
+	source "$BATS_TEST_DIRNAME/../lib/procs.bash"
+}
+
+teardown() {
+	px_end_background
 }
 
 # Column COL (default value) of EVENT (default page-faults) for unit UNIT
@@ -43,36 +48,44 @@ pfmon_csv() {
 	(( $(pfmon_csv "$output" all) >= 3000 ))
 }
 
+# The task waits while pfmon attaches, then burns 600 ms of CPU and ends
+# with status 7: pfmon counts that interval and ends with it (waiting for
+# what each process prints, not for durations: the arm64 guest's clock is
+# its instruction count, and pfmon's start there takes seconds of it).
 @test "pfmon --backend=module --attach-task counts the attached interval, the task exits normally" {
-	local pid v status=0
-	"$W/spin" 1500 7 &
-	pid=$!
-	sleep 0.5
-	run --separate-stderr pfmon --backend=module --attach-task "$pid" -x, -e task-clock
-	echo "$output"
-	echo "$stderr"
-	[ "$status" -eq 0 ]
-	status=0
-	wait "$pid" || status=$?
-	[ "$status" -eq 7 ]
-	v=$(pfmon_csv "$output" all value task-clock)
-	# spin runs 1.5 s of CPU time; pfmon attached some 0.5 s in
-	(( v > 300000000 && v < 1400000000 ))
+	local v st=0
+	stages_start 7 400 w 600
+	stages_wait "wait 1"
+	pfmon_attach "$STAGES_PID" --backend=module -x, -e task-clock
+	stages_go
+	wait "$MON"	# pfmon ends with the task
+	wait "$STAGES_PID" || st=$?
+	[ "$st" -eq 7 ]
+	v=$(pfmon_csv "$(<"$BATS_TEST_TMPDIR/out")" all value task-clock)
+	echo "attached task-clock $v"
+	(( v >= 590000000 && v < 1000000000 ))
 }
 
+# pfmon attaches while the task waits; the task burns 300 ms, then spins
+# until told to end, and pfmon gets SIGINT while it spins: pfmon reports
+# and leaves, the task runs on untraced and ends with its own status.
 @test "pfmon --backend=module --attach-task detaches on SIGINT and the task runs on" {
-	local pid mon status=0
-	"$W/spin" 2500 5 &
-	pid=$!
-	sleep 0.3
-	pfmon --backend=module --attach-task "$pid" -x, -e task-clock >"$BATS_TEST_TMPDIR/out" 2>&1 &
-	mon=$!
-	sleep 1
-	kill -INT "$mon"
-	wait "$mon"
-	cat "$BATS_TEST_TMPDIR/out"
-	kill -0 "$pid"	# still running after pfmon left
-	wait "$pid" || status=$?
-	[ "$status" -eq 5 ]
+	local v st=0 state
+	stages_start 5 w 300 s
+	stages_wait "wait 1"
+	pfmon_attach "$STAGES_PID" --backend=module -x, -e task-clock
+	stages_go
+	stages_wait "spin 2"
+	kill -INT "$MON"
+	wait "$MON"
+	state=$(px_state "$STAGES_PID")
+	[[ $state == [RS] ]]	# still running after pfmon left, not stopped
+	grep -q '^TracerPid:[[:space:]]*0$' "/proc/$STAGES_PID/status"
+	stages_go
+	wait "$STAGES_PID" || st=$?
+	[ "$st" -eq 5 ]
+	v=$(pfmon_csv "$(<"$BATS_TEST_TMPDIR/out")" all value task-clock)
+	echo "task-clock until SIGINT $v"
+	(( v >= 290000000 ))
 	grep -q '^all,.*,task-clock,' "$BATS_TEST_TMPDIR/out"
 }

@@ -96,6 +96,7 @@ adds_up() {
 	[ "$(contexts)" -eq 0 ]
 }
 
+# bats test_tags=breakpoint
 @test "mmap: read-only, shared, whole buffer at offset 0, zeroed; anything else refused" {
 	run -0 pfm_test smpl_mmap ok
 	assert_output "OK map 8192 count 0 offs 40 size 5000 version 0x10000 nonzero 0"
@@ -111,6 +112,7 @@ adds_up() {
 	assert_output EBADF
 }
 
+# bats test_tags=breakpoint
 @test "default format, notification: exactly N/P samples at the function, none lost" {
 	run -0 pfm_test smpl_bp default 1000 1 100 notify
 	assert_output "end 1 samples 1000 bad 0 notes 10 lost 0 ovfls 1000 overflows 10"
@@ -120,11 +122,13 @@ adds_up() {
 	assert_output "end 1 samples 3 bad 0 notes 0 lost 0 ovfls 3 overflows 0"
 }
 
+# bats test_tags=breakpoint
 @test "default format: the body holds the sampled PMDs' values" {
 	run -0 pfm_test smpl_bp default 500 5 30 notify 1
 	assert_output "end 1 samples 100 bad 0 notes 3 lost 0 ovfls 100 overflows 3"
 }
 
+# bats test_tags=breakpoint
 @test "default format, saturation: exactly the buffer's capacity, the rest counted lost" {
 	run -0 pfm_test smpl_bp default 1000 1 100 saturate
 	assert_output "end 1 samples 100 bad 0 notes 0 lost 900 ovfls 1000 overflows 1"
@@ -132,6 +136,7 @@ adds_up() {
 	assert_output "end 1 samples 50 bad 0 notes 0 lost 283 ovfls 333 overflows 1"
 }
 
+# bats test_tags=breakpoint
 @test "default format, notification without blocking: recorded plus lost is N/P" {
 	run -0 pfm_test smpl_bp default 3000 1 100 noblock
 	echo "$output"
@@ -147,6 +152,7 @@ adds_up() {
 # 200 restarts race with its calls (a restart that let calls through
 # between its read of the count and the unmask once left the PMD past
 # its reset value, not armed to wrap: the rest of the calls vanished).
+# bats test_tags=breakpoint
 @test "at one sample per call without blocking, every call is a sample or counted lost" {
 	for fmt in default double-buffer; do
 		run -0 pfm_test smpl_bp $fmt 20000 1 100 noblock
@@ -156,6 +162,7 @@ adds_up() {
 	done
 }
 
+# bats test_tags=breakpoint
 @test "double-buffer: halves handed over while recording goes on; recorded plus overwritten is N/P" {
 	run -0 pfm_test smpl_bp double-buffer 3000 1 500 notify
 	echo "$output"
@@ -164,11 +171,13 @@ adds_up() {
 	adds_up 3000
 }
 
+# bats test_tags=breakpoint
 @test "double-buffer without a tool: it cycles in its own half" {
 	run -0 pfm_test smpl_bp double-buffer 1000 1 100 cycle
 	assert_output "end 1 samples 100 bad 0 notes 0 lost 0 ovfls 1000 overflows 1 cycles 9 cyclelost 900"
 }
 
+# bats test_tags=breakpoint
 @test "double-buffer MASK_WHEN_FULL: recorded plus lost while masked is N/P" {
 	run -0 pfm_test smpl_bp double-buffer 3000 1 100 saturate
 	echo "$output"
@@ -176,6 +185,7 @@ adds_up() {
 	adds_up 3000
 }
 
+# bats test_tags=breakpoint
 @test "randomised resets in samples: the generator's series, each in [base, base+mask]" {
 	run -0 pfm_test smpl_bp default 3000 100 10 notify 0 31 7
 	echo "$output"

@@ -34,6 +34,7 @@ same_counts() {
 	assert_line "callchain $CC_UUID"
 }
 
+# bats test_tags=x86
 @test "the callchain format refuses every bad argument with EINVAL (too big a buffer: ENOMEM, too long an argument: E2BIG)" {
 	run -0 cc_smpl args
 	assert_line "ok OK 1048576"
@@ -51,6 +52,7 @@ same_counts() {
 	assert_line "arg-long E2BIG"
 }
 
+# bats test_tags=x86
 @test "faults in user mode: every chain in the leaf is nest_leaf, nest_b, nest_a, main" {
 	run -0 cc_smpl run touch 50
 	assert_output --regexp 'bad=0 leaf=50 chain=50 kernel=0 '
@@ -58,12 +60,14 @@ same_counts() {
 	same_counts
 }
 
+# bats test_tags=x86
 @test "faults in the kernel: the kernel chain through read() first, then the user chain from the leaf" {
 	run -0 cc_smpl run read 50 callchain 127 uk
 	assert_output --regexp 'bad=0 leaf=50 chain=50 kernel=50 kfirst=50 kcall=50 trunc=0 '
 	same_counts
 }
 
+# bats test_tags=x86
 @test "context switches (the caller's registers, not an interrupt's): the scheduler's chain through nanosleep(), then the user chain" {
 	run -0 cc_smpl run sleep 20 callchain 127 uk
 	assert_output --partial 'bad=0 '
@@ -76,6 +80,7 @@ same_counts() {
 	same_counts
 }
 
+# bats test_tags=x86
 @test "max_frames bounds the chain, kernel and user together, and sets TRUNCATED" {
 	run -0 cc_smpl run touch 30 callchain 2
 	assert_output --regexp 'bad=0 leaf=30 chain=30 kernel=0 kfirst=0 kcall=0 trunc=30 '
@@ -92,6 +97,7 @@ same_counts() {
 	same_counts
 }
 
+# bats test_tags=x86
 @test "the callchain format records as many samples as the default format" {
 	run -0 cc_smpl run touch 40 default
 	assert_output --regexp 'bad=0 leaf=40 '
@@ -103,6 +109,7 @@ same_counts() {
 	[ "$(field samples)" = "$dfl" ]
 }
 
+# bats test_tags=x86
 @test "garbage frame pointers cut the user chain (USER_CUT) where they go wrong, never a non-user frame; 0 ends it" {
 	run -0 cc_smpl run fp-zero 20
 	assert_output --regexp 'bad=0 leaf=20 .* trunc=0 cut=0 nuser=1 '
@@ -119,12 +126,14 @@ same_counts() {
 	done
 }
 
+# bats test_tags=x86
 @test "an unprivileged user's context records the user chains" {
 	run -0 as_user cc_smpl run touch 20
 	assert_output --regexp 'bad=0 leaf=20 chain=20 kernel=0 '
 	same_counts
 }
 
+# bats test_tags=x86
 @test "the library's module sampler records call chains (--call-graph=fp)" {
 	run -0 cc_smpl lib touch 60
 	assert_output --regexp 'bad=0 leaf=60 chain=60 kernel=0 '
@@ -135,6 +144,7 @@ same_counts() {
 	assert_output --regexp 'bad=0 leaf=30 chain=30 kernel=0 kfirst=0 kcall=0 trunc=30 '
 }
 
+# bats test_tags=x86
 @test "the library's module sampler refuses --call-graph=dwarf: the perf backend's" {
 	run -0 cc_smpl lib touch 5 dwarf
 	assert_output --partial "open EOPNOTSUPP: --call-graph=dwarf needs the perf backend"

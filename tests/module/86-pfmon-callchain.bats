@@ -35,6 +35,7 @@ callgraph() {
 	awk -F, -v f="$2" -v c="$3" '$1 == "callgraph" && $8 == f { print $c }' <<<"$1"
 }
 
+# bats test_tags=x86
 @test "pfmon --backend=module --call-graph=fp: every fault of the leaf has the path main, nest_a, nest_b, nest_leaf" {
 	run -0 --separate-stderr pfmon --backend=module -x, "${SMPL[@]}" \
 		--profile-top=0 --folded="$T/f" cc_nest touch 50
@@ -49,12 +50,14 @@ callgraph() {
 	[ "$(awk '{ s += $NF } END { print s }' "$T/f")" = "$(summary "$output" samples)" ]
 }
 
+# bats test_tags=x86
 @test "the sample file carries the kernel's chains, resolved" {
 	run -0 pfmon --backend=module "${SMPL[@]}" --resolve-addresses \
 		--smpl-outfile="$T/s" cc_nest touch 20
 	[ "$(grep -c ' | chain: nest_leaf <- nest_b <- nest_a <- main <- ' "$T/s")" = 20 ]
 }
 
+# bats test_tags=x86
 @test "faults in the kernel: the kernel frames under the leaf's path, through read()" {
 	run -0 --separate-stderr pfmon --backend=module -x, -e page-faults \
 		--long-smpl-periods=1 --call-graph=fp --folded="$T/f" cc_nest read 20
@@ -62,6 +65,7 @@ callgraph() {
 	[ "$(callgraph "$output" ksys_read 4)" -ge 20 ]
 }
 
+# bats test_tags=x86
 @test "--call-graph-depth=2 keeps the leaf and its caller, the rest [truncated]" {
 	run -0 --separate-stderr pfmon --backend=module -x, "${SMPL[@]}" \
 		--call-graph-depth=2 --folded="$T/f" cc_nest touch 30
@@ -69,6 +73,7 @@ callgraph() {
 	[ "$(summary "$output" cut_chains)" -ge 30 ]
 }
 
+# bats test_tags=x86
 @test "the module and the perf backend give the leaf the same path" {
 	run -0 --separate-stderr pfmon --backend=module "${SMPL[@]}" --folded="$T/m" cc_nest touch 40
 	run -0 --separate-stderr pfmon --backend=perf "${SMPL[@]}" --folded="$T/p" cc_nest touch 40
@@ -76,6 +81,7 @@ callgraph() {
 	[ "$(stacks "$T/p" '(^|;)main;nest_a;nest_b;nest_leaf$')" = 40 ]
 }
 
+# bats test_tags=x86
 @test "system-wide: every task's chains, the command's leaf path whole, the idle task's kernel only" {
 	run -0 --separate-stderr pfmon --backend=module -x, --system-wide -e page-faults \
 		--long-smpl-periods=1 --call-graph=fp --folded="$T/f" cc_nest touch 50
@@ -89,6 +95,7 @@ callgraph() {
 	[ "$(stacks "$T/g" '^swapper;.*\\[truncated\\]')" = 0 ]
 }
 
+# bats test_tags=x86
 @test "pfmon --backend=module --call-graph=dwarf: refused, the perf backend's" {
 	run -1 --separate-stderr pfmon --backend=module -e page-faults:u \
 		--long-smpl-periods=1 --call-graph=dwarf cc_nest touch 3

@@ -32,6 +32,7 @@ runs() {
 	awk 'NR > 1 && !/^#/ { print $5 }' "$1" | uniq -c | awk '{ print $2, $1 }'
 }
 
+# bats test_tags=breakpoint
 @test "module: two sets sampling a breakpoint each on a timeout: samples equal their counts, each in its set's turns" {
 	run -0 --separate-stderr pfmon --backend=module -x, -e "$FIRST" --long-smpl-periods=1 \
 		-e "$SECOND" --long-smpl-periods=1 --switch-timeout=2 \
@@ -59,6 +60,7 @@ runs() {
 	(( $(wc -l < "$T/runs") >= 3 ))
 }
 
+# bats test_tags=breakpoint
 @test "module: sets switched after 3 and 2 overflows record exactly 3 and 2 samples per turn" {
 	run -0 --separate-stderr pfmon --backend=module -x, -e "$FIRST" --long-smpl-periods=1 --switch-ovfls=3 \
 		-e "$SECOND" --long-smpl-periods=1 --switch-ovfls=2 --smpl-outfile="$T/s" "$W/two_calls" 1000
@@ -83,6 +85,7 @@ runs() {
 			-e page-faults --long-smpl-periods=10 "$W/refault_static" 60000
 		while IFS=, read -r _ _ _ raw scaled _ ci _; do
 			[ -n "$ci" ] || continue
+			echo "run $r: raw $raw scaled $scaled +- $ci%"
 			n=$((n + 1))
 			inside=$((inside + $(awk -v s="$scaled" -v a="$alone" -v c="$ci" \
 				'BEGIN { d = s - a; if (d < 0) d = -d; print (d <= s * c / 100) }')))

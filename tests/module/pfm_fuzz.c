@@ -45,19 +45,25 @@ static void fill_random(unsigned char *p, size_t n)
 		p[i] = (unsigned char)rnd();
 }
 
-/* random but often plausible values for registers */
+/* random but often plausible values for registers: software events,
+ * generic and raw hardware events (x86's instructions retired 0x4300c0,
+ * arm64's INST_RETIRED and CPU_CYCLES at user level, which the arm64
+ * guest's PMU counts), a breakpoint, reserved bits, an address */
 static uint64_t rnd_value(void)
 {
 	static const uint64_t pool[] = {
 		0, EV_TASK_CLOCK, EV_PAGE_FAULTS, EV_CPU_CLOCK, EV_CYCLES,
-		EV_BP_X(8), PFM_PMC_VIRT | PFM_PMC_OS, 1ull << 63, ~0ull,
-		0x4300c0, (uint64_t)(uintptr_t)&rng_state,
+		EV_INSTRUCTIONS, EV_BP_X(8), PFM_PMC_VIRT | PFM_PMC_OS,
+		1ull << 63, ~0ull, 0x4300c0, PFM_PMC_RAW_USR | 0x08,
+		PFM_PMC_RAW_USR | 0x11, (uint64_t)(uintptr_t)&rng_state,
 	};
 
 	if (rnd_below(3))
 		return pool[rnd_below(sizeof(pool) / sizeof(pool[0]))];
 	return rnd();
 }
+
+static const uint64_t smpl_events[] = { EV_PAGE_FAULTS, EV_CYCLES, EV_INSTRUCTIONS };
 
 /* a vector argument over elems: mostly valid shapes, random contents */
 static void make_vec(struct pfarg_vec *v)
@@ -204,8 +210,10 @@ static void smpl_run(int slot)
 		counts[errno & 0xff]++;
 		return;
 	}
-	/* kernel level: refused to the unprivileged user (EACCES) */
-	pfm_pmc(fd, 0, EV_PAGE_FAULTS | (name == 2 && rnd_below(2) ? PFM_PMC_OS : 0));
+	/* kernel level: refused to the unprivileged user (EACCES); the
+	 * hardware events sample where there is a PMU (EOPNOTSUPP else) */
+	pfm_pmc(fd, 0, smpl_events[rnd_below(3)] |
+		       (name == 2 && rnd_below(2) ? PFM_PMC_OS : 0));
 	pfm_pmc(fd, 1, EV_TASK_CLOCK);
 	memset(&p, 0, sizeof(p));
 	p.reg_value = -(uint64_t)(1 + rnd_below(4));

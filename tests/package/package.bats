@@ -255,9 +255,11 @@ dkms_cleanup() {
 	run -0 dkms status -m perfmon -v "$VERSION"
 	assert_output --partial "perfmon/$VERSION"
 
-	# the build itself, again (--force: the postinst built it already)
-	dkms build --force -m perfmon -v "$VERSION" -k "$kver" >"$log" 2>&1 ||
-		{ show_log "$log"; fail "dkms build failed"; }
+	# the postinst built and installed them for that kernel (the newest
+	# with headers): checked, not built again (a second build of the
+	# four modules took this test past its 120 s on a loaded machine)
+	run -0 dkms status -m perfmon -v "$VERSION" -k "$kver"
+	assert_output --regexp ": installed"
 	for mod in perfmon perfmon_dfl perfmon_dbl perfmon_cc; do
 		f=$(ls /var/lib/dkms/perfmon/"$VERSION/$kver"/*/module/"$mod".ko* 2>/dev/null | head -n 1)
 		[ -n "$f" ] || { show_log "$log"; fail "dkms built no $mod.ko for $kver"; }
