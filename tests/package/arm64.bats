@@ -31,9 +31,6 @@
 bats_require_minimum_version 1.5.0
 
 setup_file() {
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-	VERSION=$(cat "$ROOT/VERSION")
-	export ROOT VERSION
 	load packages
 	# the native build, to compare perfmon-dkms with
 	build_packages amd64 || return 1

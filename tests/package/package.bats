@@ -12,9 +12,6 @@
 bats_require_minimum_version 1.5.0
 
 setup_file() {
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-	VERSION=$(cat "$ROOT/VERSION")
-	export ROOT VERSION
 	load packages
 	# the native build, shared with arm64.bats (which compares perfmon-dkms)
 	build_packages amd64 || return 1

@@ -1,6 +1,11 @@
 # Shared by the package suite's files (`load packages`, in setup_file or
 # setup): the Debian packages built from a copy of the tree, once per bats
-# run and architecture, and what the tests read of them.
+# run and architecture, and what the tests read of them.  Sets ROOT (the
+# tree) and VERSION (its VERSION file), exported.
+
+ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+VERSION=$(cat "$ROOT/VERSION")
+export ROOT VERSION
 
 # tree_snapshot: the tree's files, copied once per bats run into
 # $BATS_RUN_TMPDIR/tree (its path on standard output): what git tracks or
