@@ -1068,18 +1068,19 @@ static bool pfm_has_copies(struct pfm_context *ctx, bool on)
 	if (!(ctx->load_flags & PFM_LOADFL_INHERIT))
 		return false;
 	list_for_each_entry(set, &ctx->sets, list) {
-		for (i = 0; i < PFM_NUM_COUNTERS && !found; i++) {
+		for (i = 0; i < PFM_NUM_COUNTERS; i++) {
 			ev = set->ctr[i].event;
 			if (!ev)
 				continue;
 			mutex_lock(&ev->child_mutex);
 			list_for_each_entry(copy, &ev->child_list, child_list)
-				if ((READ_ONCE(copy->state) >= PERF_EVENT_STATE_INACTIVE) == on)
-					found = true;
+				found |= (READ_ONCE(copy->state) >= PERF_EVENT_STATE_INACTIVE) == on;
 			mutex_unlock(&ev->child_mutex);
+			if (found)
+				return true;
 		}
 	}
-	return found;
+	return false;
 }
 
 int pfm_ctx_start(struct pfm_context *ctx, const struct pfarg_start *st)

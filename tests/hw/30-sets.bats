@@ -55,6 +55,6 @@ $RAW_INSTRUCTIONS:u")" status)" = scaled ]
 		# set 0 samples its whole count at 100000 a sample
 		rows=$(awk -F, '$1 == "samples" && $3 == 0 { print $4, $8 }' "$T/out.csv")
 		[ "${rows% *}" = $(( ${rows#* } / 100000 )) ]
-		[ "$(awk -F, '$1 == "summary" && $2 == "lost" { print $3 }' "$T/out.csv")" = 0 ]
+		[ "$(summary "$T/out.csv" lost)" = 0 ]
 	done
 }

@@ -17,11 +17,6 @@ teardown() {
 	hw_teardown
 }
 
-# summary CSV KEY: a summary row's value
-summary() {
-	awk -F, -v k="$2" '$1 == "summary" && $2 == k { print $3 }' "$1"
-}
-
 # check_file FILE N PERIOD: N samples in order, each with the last reset
 # value 2^64 - PERIOD; prints the count and the bad lines
 check_file() {

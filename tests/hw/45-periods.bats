@@ -87,7 +87,7 @@ body_steps() {
 	for b in $PFM_HW_BACKENDS; do
 		pfmon_csv "$b" -e cycles:u,instructions:u --long-smpl-periods=100000 \
 			--smpl-entries=4 --smpl-outfile="$T/s" nops $N >"$T/out.csv"
-		restarts=$(awk -F, '$1 == "summary" && $2 == "restarts" { print $3 }' "$T/out.csv")
+		restarts=$(summary "$T/out.csv" restarts)
 		run -0 awk '/^#/ { next } { print $10 }' "$T/s"
 		echo "$b: ${#lines[@]} samples, $restarts restarts, last ${lines[-1]}"
 		[ "${#lines[@]}" -eq 100 ]

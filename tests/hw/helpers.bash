@@ -178,6 +178,12 @@ csv_cell() {
 		END { exit n != 1 }' "$file"
 }
 
+# summary CSV KEY: the value of pfmon's sampling summary row KEY
+# (summary,KEY,VALUE) in the file CSV
+summary() {
+	awk -F, -v k="$2" '$1 == "summary" && $2 == k { print $3 }' "$1"
+}
+
 # perfex_value BACKEND EVENT COMMAND...: perfex's count of EVENT
 perfex_value() {
 	local backend=$1 event=$2
