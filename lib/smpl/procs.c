@@ -139,23 +139,6 @@ void px_procs_name(const struct px_procs *p, uint32_t pid, const struct px_proc_
 	name_in(p, pid, e, k, comm, 0);
 }
 
-/* Add one mapping, replacing what it overlaps (a later mapping of the
- * same addresses wins). */
-static int add_map(struct px_maps *m, const struct px_mapping *x)
-{
-	for (size_t i = 0; i < m->n;) {
-		struct px_map *y = &m->v[i];
-
-		if (y->start < x->start + x->len && x->start < y->start + y->len) {
-			free(y->path);
-			m->v[i] = m->v[--m->n];
-		} else {
-			i++;
-		}
-	}
-	return px_maps_add(m, x->start, x->len, x->pgoff, x->path);
-}
-
 static int maps_in(const struct px_procs *p, uint32_t pid, const struct px_proc_execs *e,
 		   size_t k, struct px_maps *m, int depth)
 {
@@ -180,7 +163,7 @@ static int maps_in(const struct px_procs *p, uint32_t pid, const struct px_proc_
 		if (x->pid != pid || x->time < lo || x->time > hi ||
 		    (x->path[0] != '/' && strcmp(x->path, "[vdso]")) || x->path[1] == '/')
 			continue;
-		if ((ret = add_map(m, x)))
+		if ((ret = px_maps_insert(m, x->start, x->len, x->pgoff, x->path)))
 			return ret;
 	}
 	return 0;

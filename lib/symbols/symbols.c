@@ -539,7 +539,7 @@ int px_symbols_add_map(struct px_symbols *res, uint64_t start, uint64_t len,
 	if (res->live)
 		return px_symbols_refresh(res);
 	/* reported at the next resolve: a burst of mappings costs one */
-	rc = px_maps_add(&res->maps, start, len, pgoff, path);
+	rc = px_maps_insert(&res->maps, start, len, pgoff, path);
 	if (!rc)
 		res->dirty = true;
 	return rc;
@@ -845,6 +845,43 @@ int px_maps_add(struct px_maps *m, uint64_t start, uint64_t len,
 		return px_fail(ENOMEM, "maps: out of memory");
 	m->v[m->n++] = (struct px_map){ start, len, pgoff, copy };
 	return 0;
+}
+
+int px_maps_insert(struct px_maps *m, uint64_t start, uint64_t len,
+		   uint64_t pgoff, const char *path)
+{
+	uint64_t end = start + len;
+
+	for (size_t i = 0; i < m->n;) {
+		struct px_map *y = &m->v[i];
+		uint64_t y_end = y->start + y->len;
+
+		if (y_end <= start || end <= y->start) {
+			i++;
+		} else if (y->start < start) {
+			/* its part before the new one stays, and after it */
+			if (y_end > end) {
+				int rc = px_maps_add(m, end, y_end - end,
+						     y->pgoff + (end - y->start), y->path);
+
+				if (rc)
+					return rc;
+				y = &m->v[i];
+			}
+			y->len = start - y->start;
+			i++;
+		} else if (y_end > end) {
+			/* its part after the new one stays */
+			y->pgoff += end - y->start;
+			y->len = y_end - end;
+			y->start = end;
+			i++;
+		} else {
+			free(y->path);
+			m->v[i] = m->v[--m->n];
+		}
+	}
+	return px_maps_add(m, start, len, pgoff, path);
 }
 
 int px_maps_parse(struct px_maps *m, FILE *f)

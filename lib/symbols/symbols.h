@@ -47,6 +47,14 @@ struct px_maps {
 
 int px_maps_add(struct px_maps *m, uint64_t start, uint64_t len,
 		uint64_t pgoff, const char *path);
+/* Add a mapping made later than those in m: what it covers of them is cut
+ * away, what it leaves of them stays (as the kernel's address space and
+ * perf's maps do).  A program's first mapping of its file spans every
+ * segment and the gaps between, where the kernel can place others later:
+ * arm64's 64 KB-aligned segments leave the [vdso] inside the dynamic
+ * loader's first mapping. */
+int px_maps_insert(struct px_maps *m, uint64_t start, uint64_t len,
+		   uint64_t pgoff, const char *path);
 /* The mapping that holds ip, or NULL (m may be NULL). */
 const struct px_map *px_maps_find(const struct px_maps *m, uint64_t ip);
 /* Append the file-backed mappings and the [vdso] of /proc/PID/maps
