@@ -165,9 +165,8 @@ hw_arm64_suite() {
 	run_suite "hw-arm64 suite" 0 env VM_ARCH=arm64 bash scripts/vm-test.sh hw
 }
 
-# Its guest runs some 4.5 minutes on this 2-CPU machine (10 with the
-# arm64_open tests): the harness's 900 s leaves too little room for those
-# on a slower or busier one.
+# Its guest runs some 7 minutes on this 2-CPU machine: the harness's
+# 900 s leaves too little room on a slower or busier one.
 module_arm64_suite() {
 	run_suite "module-arm64 suite" 0 env VM_ARCH=arm64 VM_TIMEOUT="${VM_TIMEOUT:-1800}" \
 		bash scripts/vm-test.sh module

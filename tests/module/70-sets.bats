@@ -12,17 +12,11 @@ setup() {
 }
 
 
-# Tests tagged arm64_open are left out of the arm64 guest's run: there
-# (-icount, two vCPUs) these statistical and timing tests failed now and
-# then, not understood yet (README.md, "The module suite in the arm64
-# guest"); they run in the x86 guest.
-
 @test "event set commands: create, modify, delete, getinfo, their rules and errnos" {
 	run -0 pfm_test sets_errors
 	assert_output "create5 OK create3 OK eff 10000 modify3 OK both EINVAL t0 EINVAL badflag EINVAL del0 EINVAL del9 EINVAL info9 EINVAL pmc9 EINVAL chain OK brokenload EINVAL load OK loadedcreate EBUSY loadeddelete EBUSY start4 EINVAL start5 OK runs5 1 runs0 1"
 }
 
-# bats test_tags=arm64_open
 @test "sets switch on a timeout of the thread's CPU time, with fair shares and durations" {
 	for k in 2 3; do
 		run -0 pfm_test sets_timeout $k 10
@@ -66,7 +60,6 @@ within_pct() { # value reference percent
 	done
 }
 
-# bats test_tags=arm64_open
 @test "pfmon --backend=module --system-wide counts each CPU" {
 	run -0 --separate-stderr pfmon --backend=module --system-wide -x, -e cpu-clock --session-timeout=1
 	echo "$output"
@@ -94,7 +87,6 @@ header_runs() {
 	sed -n 's/^# pfmon: .* runs \([0-9 ]*\),.*/\1/p' <<<"$1"
 }
 
-# bats test_tags=arm64_open
 @test "pfmon --backend=module: the kernel switches the sets, on the thread's CPU time" {
 	local runs r total=0
 	run -0 --separate-stderr pfmon --backend=module --switch-timeout=1 \
@@ -150,17 +142,14 @@ scale_check() {
 	within_pct "$est" "$alone" $TOL
 }
 
-# bats test_tags=arm64_open
 @test "pfmon --backend=module scales page-faults in the last of 2 sets, shares add up to 100%" {
 	scale_check 2
 }
 
-# bats test_tags=arm64_open
 @test "pfmon --backend=module scales page-faults in the last of 3 sets, shares add up to 100%" {
 	scale_check 3
 }
 
-# bats test_tags=arm64_open
 @test "pfmon --backend=module scales page-faults in the last of 4 sets, shares add up to 100%" {
 	scale_check 4
 }
@@ -192,7 +181,6 @@ scale_check() {
 # coverage is measured on the host, tests/cli/pfmon.bats).  With the
 # loop's second half burning CPU without faults (as long as its faults
 # took, however slow the guest) the interval widens.
-# bats test_tags=arm64_open
 @test "pfmon --backend=module: each scaled count has its 95% interval, wider when the rate changes" {
 	local n inside=0 total=0 steady=() bursty=()
 	run -0 --separate-stderr pfmon --backend=module -x, -e page-faults "$W/refault_static" 100000

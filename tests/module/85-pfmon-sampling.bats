@@ -41,11 +41,6 @@ check_file() {
 
 # bats test_tags=breakpoint
 
-# Tests tagged arm64_open are left out of the arm64 guest's run: there
-# (-icount, two vCPUs) these statistical and timing tests failed now and
-# then, not understood yet (README.md, "The module suite in the arm64
-# guest"); they run in the x86 guest.
-
 @test "module sampling: every call (P=1) and every 7th call, exactly N/P samples at counted_function" {
 	run -0 --separate-stderr pfmon --backend=module -x, -e "$BP" \
 		--long-smpl-periods=1 --smpl-outfile="$T/s1" "$W/calls" 3000
@@ -236,7 +231,6 @@ until_line() {
 # second of CPU 0's clock gives is not checked here: under host load the
 # guest's scheduler clock, which cpu-clock counts, fell behind its
 # monotonic clock (475 in a second once).
-# bats test_tags=arm64_open
 @test "module sampling system-wide without a command, until the session timeout" {
 	local start ms
 	start=${EPOCHREALTIME/./}	# microseconds (the guest's date has no %N)
@@ -255,7 +249,6 @@ until_line() {
 # The module records no mappings; per CPU a side band beside each context
 # has the kernel's records of every task, so a process that starts and
 # ends during the session resolves.
-# bats test_tags=arm64_open
 @test "module sampling system-wide: a process started and ended during the session resolves" {
 	run -0 --separate-stderr pfmon --backend=module --system-wide -x, -e cpu-clock \
 		--long-smpl-periods=1000000 --profile-top=0 -- sh -c "'$W/split' 400 >/dev/null & wait"
@@ -288,7 +281,6 @@ until_line() {
 # Each is a sample or counted lost: a timer that fires late (the host did
 # not run the guest's CPU) finds periods gone by without an interrupt, the
 # kernel's late ones (lost_late).
-# bats test_tags=arm64_open
 @test "module sampling system-wide: a context per CPU samples while the command runs" {
 	run -0 --separate-stderr pfmon --backend=module --system-wide --cpu-list=0 -x, \
 		-e cpu-clock --long-smpl-periods=1000000 --smpl-outfile="$T/sw" "$W/spin" 400
@@ -313,7 +305,6 @@ profile_pct() {
 # (some 480 samples) single runs spread over 63-73% for either backend on
 # a loaded host; the median of three runs of 4,000 rounds (some 1,900
 # samples each) stays within 2 points.
-# bats test_tags=arm64_open
 @test "module sampling: cpu-clock attributes split's 70% and 30% within 5 points (median of 3)" {
 	local r hs=() ls=() h l
 	for r in 1 2 3; do

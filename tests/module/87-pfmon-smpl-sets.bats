@@ -75,13 +75,6 @@ runs() {
 	csv_row "$output" samples "$SECOND" | grep -q "^samples,$SECOND,1,500,"
 }
 
-# Open in the arm64 guest (tagged arm64_open, left out there): with equal
-# samples in each set (some 2,000 of 6,000) the sets' shares of the time
-# came out 48/26/26% in one run of five and 29/31/40% in another, with
-# intervals of +- 15 to 90%, where counting the same loop in 3 sets there
-# gives 33.3 +- 0.3% each: the sampling sets' time under -icount with two
-# vCPUs is not understood yet (issue notes).
-# bats test_tags=arm64_open
 @test "module: a steady fault loop in 3 sets: each set's scaled samples within its interval of the samples alone, mostly" {
 	run -0 --separate-stderr pfmon --backend=module -x, -e page-faults --long-smpl-periods=10 "$W/refault_static" 60000
 	alone=$(csv_row "$output" samples page-faults | cut -d, -f4)
