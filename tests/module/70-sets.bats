@@ -193,7 +193,8 @@ scale_check() {
 			d = $7 - a; if (d < 0) d = -d
 			print ($12 != "" && d <= $7 * $12 / 100) ? "in" : "out", $12 }' <<<"$output")
 		[ "$(awk '$2 != ""' <<<"$rows" | wc -l)" -eq 3 ]
-		inside=$((inside + $(grep -c '^in' <<<"$rows")))
+		# grep -c says 0 with status 1 when a run has none inside
+		inside=$((inside + $(grep -c '^in' <<<"$rows" || true)))
 		total=$((total + 3))
 		steady+=("$(pfmon_all "$output" minor-faults ci95_pct)")
 		run -0 --separate-stderr pfmon --backend=module -x, --switch-timeout=2 \
