@@ -16,6 +16,7 @@
 #include <linux/ptrace.h>
 #include <linux/sched/clock.h>
 #include <linux/module.h>
+#include <linux/math64.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -338,6 +339,21 @@ static void pfm_counter_reload(struct pfm_counter *c, struct perf_event *ev,
 	pfm_rearm(ev, pfm_distance(v));
 }
 
+/*
+ * The value to reload PMD c with, its event at count, c wrapped: v plus
+ * what c counted past its last whole period of base, so that an
+ * interrupt that came late (a clock's timer on a busy host, an emulated
+ * PMU) does not push the next overflows back: they stay one per period
+ * of the count.  Less than v's distance, so the reload is no overflow.
+ */
+static u64 pfm_carried(const struct pfm_counter *c, u64 count, u64 base, u64 v)
+{
+	u64 r, d = pfm_distance(v);
+
+	div64_u64_rem(c->offset + count, pfm_distance(base), &r);
+	return v + min(r, d - 1);
+}
+
 /* Reload c with its reset value from base, its event ev (or none) at
  * count. */
 static void pfm_reset_atomic(struct pfm_counter *c, struct perf_event *ev,
@@ -366,7 +382,9 @@ static void pfm_mask_notify(struct pfm_context *ctx, struct pfm_set *set,
 	 * is done until the restart reloads it.
 	 */
 	if (ctx->smpl)
-		pfm_counter_reload(c, ev, count, c->last_reset);
+		pfm_counter_reload(c, ev, count,
+				   pfm_carried(c, count, c->short_reset,
+					       c->last_reset));
 	else
 		pfm_rearm(ev, PFM_PERIOD_MAX);
 	if (notify) {
@@ -376,14 +394,15 @@ static void pfm_mask_notify(struct pfm_context *ctx, struct pfm_set *set,
 	irq_work_queue(&ctx->irq_work);
 }
 
-/* Short reset of c and of the PMDs in its reset_pmds, c's event ev at
- * count. */
+/* Short reset of c, wrapped, and of the PMDs in its reset_pmds, c's
+ * event ev at count. */
 static void pfm_short_reset(struct pfm_set *set, struct pfm_counter *c,
 			    struct perf_event *ev, u64 count)
 {
+	u64 v = pfm_next_reset(c, c->short_reset);
 	unsigned int j;
 
-	pfm_reset_atomic(c, ev, count, c->short_reset);
+	pfm_counter_reload(c, ev, count, pfm_carried(c, count, c->short_reset, v));
 	for (j = 0; j < PFM_NUM_COUNTERS; j++) {
 		struct pfm_counter *r = &set->ctr[j];
 		struct perf_event *rev;
@@ -539,7 +558,8 @@ static void pfm_masked_ovfl(struct pfm_context *ctx, struct pfm_counter *c,
 	n = pfm_periods(pmd, c->last_reset);
 	ctx->smpl->ovfls += n;
 	ctx->smpl->lost += n;
-	pfm_counter_reload(c, ev, count, c->last_reset);
+	pfm_counter_reload(c, ev, count,
+			   pfm_carried(c, count, c->last_reset, c->last_reset));
 }
 
 /*
@@ -595,7 +615,9 @@ void pfm_flush_overflows(struct pfm_context *ctx)
 		if (!pfm_ovfl_pending_locked(ctx, c, count))
 			continue;
 		if (ctx->masked)
-			pfm_counter_reload(c, ev, count, c->last_reset);
+			pfm_counter_reload(c, ev, count,
+					   pfm_carried(c, count, c->last_reset,
+						       c->last_reset));
 		else
 			pfm_short_reset(set, c, ev, count);
 	}
