@@ -14,7 +14,7 @@
 #                                      in the arm64 guest, both backends
 #   tests/run-all.sh module-arm64      the module suite in the arm64 guest
 #                                      (its tests not tagged breakpoint,
-#                                      x86 or nopmu: README.md)
+#                                      x86, nopmu or arm64_open: README.md)
 #   tests/run-all.sh hw [BATS...]      the hardware-counter suite on this
 #                                      machine's own PMU (`make check-hw`)
 #
@@ -114,9 +114,14 @@ run_suite() {
 	fi
 	cat "$out" >>"$log"
 	rm -f "$out"
-	# what each part of make check costs, for CI's 90 minutes (the
-	# unit tests' sum is said once, by unit_suite)
-	[ "${name#unit }" != "$name" ] || echo "# ---- $name took $((SECONDS - start)) s"
+}
+
+# timed SUITE [ARG...]: run one of the *_suite functions below and say
+# what it took: what each part of make check costs, for CI's 90 minutes.
+timed() {
+	local start=$SECONDS
+	"${1}_suite" "${@:2}"
+	echo "# ---- $1 took $((SECONDS - start)) s"
 }
 
 unit_suite() {
@@ -130,11 +135,9 @@ unit_suite() {
 		case $t in */*) ;; *) t=build/tests/unit/$t ;; esac
 		tests+=("$t")
 	done
-	local start=$SECONDS
 	for t in "${tests[@]}"; do
 		run_suite "unit $(basename "$t")" "$UNIT_TEST_TIMEOUT" "$t"
 	done
-	echo "# ---- unit tests took $((SECONDS - start)) s"
 }
 
 # bats_suite NAME SECONDS DIR [BATS...]: the bats files given, or DIR's.
@@ -185,19 +188,19 @@ hw_suite() {
 
 case ${1-} in
 "")
-	unit_suite
-	cli_suite
-	package_suite
+	timed unit
+	timed cli
+	timed package
 	if [ -e scripts/vm-test.sh ]; then
-		module_suite
-		hw_arm64_suite
-		module_arm64_suite
+		timed module
+		timed hw_arm64
+		timed module_arm64
 	fi
 	;;
 unit|cli|package|module|hw|hw-arm64|module-arm64)
 	suite=${1//-/_}
 	shift
-	"${suite}_suite" "$@"
+	timed "$suite" "$@"
 	;;
 *)
 	usage
