@@ -242,6 +242,9 @@ struct pfm_context {
 	unsigned int msg_head;
 	unsigned int msg_count;
 	u64 msg_dropped;
+	/* times perf throttled one of the context's events (its handler,
+	 * any CPU, NMI-safe): pfarg_ctxinfo.ctx_throttled */
+	atomic64_t throttled;
 };
 
 /*

@@ -701,15 +701,17 @@ static bool pfm_target_busy(struct task_struct *task, int cpu)
 /*
  * Release every event of the context, then wait for a grace period.  A
  * released event is off its PMU, but its handler may still be running
- * on another CPU: a software event's (page faults) runs in the faulting
- * task with interrupts on, and the IPI that removes the event can come
- * in the middle of it.  Handlers run in RCU read-side sections (perf's
- * software events under rcu_read_lock(), the others with interrupts
- * off or in NMI), so after the grace period none is left in
- * pfm_ovfl_handler() or pfm_timer_handler() with a pointer to this
- * context, its sets or its format: they may be freed (a set deleted,
- * the context closed, the format's module put) and the irq_work they
- * raise is synced after.  Expedited: one close or unload waits for it,
+ * on another CPU wherever perf calls it with interrupts on, so that the
+ * IPI that removes the event can come in the middle of it.  (Debian's
+ * 6.1 kernels do not: a page fault's handler, in the faulting task, ran
+ * with interrupts off on x86-64 and arm64, so there the IPI waits for
+ * it; the grace period does not depend on that.)  Handlers run in RCU
+ * read-side sections (perf's software events under rcu_read_lock(),
+ * the others with interrupts off or in NMI), so after the grace period
+ * none is left in pfm_ovfl_handler() or pfm_timer_handler() with a
+ * pointer to this context, its sets or its format: they may be freed (a
+ * set deleted, the context closed, the format's module put) and the
+ * irq_work they raise is synced after.  Expedited: one close or unload waits for it,
  * and a context's whole life may be a few ms.
  */
 static void pfm_detach_all(struct pfm_context *ctx)
@@ -1264,6 +1266,7 @@ void pfm_ctx_info(struct pfm_context *ctx, struct pfarg_ctxinfo *ci)
 		ci->ctx_smpl_ovfls = ctx->smpl->ovfls;
 		ci->ctx_smpl_late = ctx->smpl->late;
 	}
+	ci->ctx_throttled = atomic64_read(&ctx->throttled);
 	memcpy(ci->ctx_ovfl_pmds, ctx->ovfl_pmds, sizeof(ci->ctx_ovfl_pmds));
 	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
 }

@@ -653,6 +653,19 @@ static bool pfm_ovfl_lock(struct pfm_context *ctx, unsigned long *flags)
 	return false;
 }
 
+/*
+ * perf calls an event's handler on the interrupt that throttles it
+ * (hw.interrupts then at MAX_INTERRUPTS): until the next tick unthrottles
+ * it, a clock or a PMU counter is stopped, so what the PMDs count and the
+ * overflows they take both fall short of what ran.  Counted, so that the
+ * tool says so instead of printing short figures as whole.
+ */
+static void pfm_note_throttle(struct pfm_context *ctx, struct perf_event *ev)
+{
+	if (READ_ONCE(ev->hw.interrupts) == PFM_PERF_THROTTLED)
+		atomic64_inc(&ctx->throttled);
+}
+
 void pfm_ovfl_handler(struct perf_event *ev, struct perf_sample_data *data,
 		      struct pt_regs *regs)
 {
@@ -662,6 +675,7 @@ void pfm_ovfl_handler(struct perf_event *ev, struct perf_sample_data *data,
 	unsigned long flags;
 	u64 count, pmd;
 
+	pfm_note_throttle(ctx, ev);
 	if (ev->parent) {
 		/* an inherited copy: overflows are processed on the target */
 		pfm_rearm(ev, PFM_PERIOD_MAX);
@@ -696,6 +710,7 @@ void pfm_timer_handler(struct perf_event *ev, struct perf_sample_data *data,
 	struct pfm_context *ctx = ev->overflow_handler_context;
 	unsigned long flags;
 
+	pfm_note_throttle(ctx, ev);
 	if (ev->parent)
 		return;
 	if (!pfm_ovfl_lock(ctx, &flags))

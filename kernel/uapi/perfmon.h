@@ -368,6 +368,12 @@ struct pfarg_ctxinfo {
 					 * recorded or in ctx_smpl_lost */
 	__u64 ctx_smpl_late;		/* out: of ctx_smpl_lost, overflows no
 					 * interrupt came for in time */
+	__u64 ctx_throttled;		/* out: times the kernel throttled one
+					 * of the context's events (kernel.
+					 * perf_event_max_sample_rate): until
+					 * its next tick it takes no overflow,
+					 * and a clock or a PMU counter counts
+					 * nothing */
 };
 
 /* --- commands ----------------------------------------------------------- */

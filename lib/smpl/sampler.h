@@ -169,8 +169,9 @@ struct px_task_event {
 };
 
 /* Every overflow is recorded or lost in one of the ways below:
- * overflows = samples + lost + dropped + overwritten + late.  (On perf,
- * the overflows the kernel throttles are neither: see throttled.) */
+ * overflows = samples + lost + dropped + overwritten + late.  (On
+ * either backend, the overflows the kernel throttles are neither: see
+ * throttled.) */
 struct px_smpl_stats {
 	uint64_t overflows;	/* overflows of the sampling PMDs seen */
 	uint64_t samples;	/* recorded in the buffer and kept */

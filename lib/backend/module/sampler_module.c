@@ -630,6 +630,9 @@ static int m_finish(void *state)
 	s->st.overflows = ci.ctx_smpl_ovfls;
 	s->st.late = ci.ctx_smpl_late;
 	s->st.dropped = ci.ctx_smpl_lost - ci.ctx_smpl_late;
+	/* a throttled event counted nothing until the next tick: those
+	 * overflows are in no figure above, as on perf (THROTTLE records) */
+	s->st.throttled = ci.ctx_throttled;
 	if (!s->dbl) {
 		const struct pfm_dfl_smpl_hdr *h = (const void *)s->buf;
 
