@@ -10,8 +10,7 @@
 #include <sys/types.h>
 
 #include "events.h"
-
-struct px_activations;
+#include "scale.h"
 
 /* What to measure: a thread/process, or every task on one CPU. */
 struct px_target {
@@ -21,13 +20,6 @@ struct px_target {
 	bool enable_on_exec;	/* start at the task's next execve() */
 };
 
-/* One counter's reading: the 64-bit count and, for scaling, how long it
- * was enabled and how long it really ran on the PMU (nanoseconds). */
-struct px_count {
-	uint64_t value;
-	uint64_t enabled;
-	uint64_t running;
-};
 
 /* One event set: events counted together, multiplexed with other sets. */
 struct px_event_set {

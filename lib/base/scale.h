@@ -4,7 +4,16 @@
 #ifndef PX_SCALE_H
 #define PX_SCALE_H
 
-#include "backend.h"
+#include <stdint.h>
+
+/* One counter's reading: the 64-bit count and, for scaling, how long it
+ * was enabled and how long it really ran on the PMU (nanoseconds).  What
+ * every backend reads and this scales. */
+struct px_count {
+	uint64_t value;
+	uint64_t enabled;
+	uint64_t running;
+};
 
 /* In this order: a state >= PX_SCALED has a value. */
 enum px_state {

@@ -99,13 +99,6 @@ static void text_profile(FILE *f, const struct px_merge *m, const struct px_merg
 
 /* ---- CSV ---- */
 
-static void csv_number(FILE *f, const char *sep, const char *fmt, double v)
-{
-	fputs(sep, f);
-	if (isfinite(v))
-		fprintf(f, fmt, v);
-}
-
 static void print_csv(FILE *f, const struct px_merge *m, const char *sep, size_t top)
 {
 	fprintf(f, "ranks%s%zu%s%ld%s%zu%s", sep, m->nin, sep, m->size, sep, m->nhosts, sep);
@@ -124,13 +117,13 @@ static void print_csv(FILE *f, const struct px_merge *m, const char *sep, size_t
 		fprintf(f, "event%s", sep);
 		px_csv_field(f, st->name, sep);
 		fprintf(f, "%s%zu", sep, st->n);
-		csv_number(f, sep, "%.0f", st->n ? st->sum : NAN);
-		csv_number(f, sep, "%.0f", st->min);
-		csv_number(f, sep, "%.0f", st->n ? (double)st->min_rank : NAN);
-		csv_number(f, sep, "%.2f", st->mean);
-		csv_number(f, sep, "%.0f", st->max);
-		csv_number(f, sep, "%.0f", st->n ? (double)st->max_rank : NAN);
-		csv_number(f, sep, "%.4f", st->imbalance);
+		px_csv_number(f, sep, "%.0f", st->n ? st->sum : NAN);
+		px_csv_number(f, sep, "%.0f", st->min);
+		px_csv_number(f, sep, "%.0f", st->n ? (double)st->min_rank : NAN);
+		px_csv_number(f, sep, "%.2f", st->mean);
+		px_csv_number(f, sep, "%.0f", st->max);
+		px_csv_number(f, sep, "%.0f", st->n ? (double)st->max_rank : NAN);
+		px_csv_number(f, sep, "%.4f", st->imbalance);
 		fputc('\n', f);
 	}
 	for (size_t p = 0; p < m->nprofiles; p++) {

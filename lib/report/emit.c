@@ -27,6 +27,13 @@ void px_csv_field(FILE *f, const char *s, const char *sep)
 	fputc('"', f);
 }
 
+void px_csv_number(FILE *f, const char *sep, const char *fmt, double v)
+{
+	fputs(sep, f);
+	if (isfinite(v))
+		fprintf(f, fmt, v);
+}
+
 void px_json_string(FILE *f, const char *s)
 {
 	fputc('"', f);

@@ -35,6 +35,9 @@ void px_out_init(struct px_out *o, const char *csv_sep, bool json);
 
 /* A CSV field, quoted when it holds the separator, a quote or a line end. */
 void px_csv_field(FILE *f, const char *s, const char *sep);
+/* A CSV number by fmt, after sep; NaN and infinity (no value: an
+ * undefined spread, a statistic of no runs) as an empty field. */
+void px_csv_number(FILE *f, const char *sep, const char *fmt, double v);
 /* A JSON string with its quotes and escapes. */
 void px_json_string(FILE *f, const char *s);
 /* A JSON number by fmt; NaN and infinity, which JSON lacks, as null. */

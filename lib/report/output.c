@@ -104,12 +104,6 @@ static void print_text(FILE *f, const struct px_report *r)
 
 /* ---- CSV ---- */
 
-static void csv_number(FILE *f, const char *sep, const char *fmt, double v)
-{
-	fputs(sep, f);
-	fprintf(f, fmt, v);
-}
-
 static void csv_event(FILE *f, const struct px_report *r, size_t i,
 		      const char *sep)
 {
@@ -127,15 +121,15 @@ static void csv_event(FILE *f, const struct px_report *r, size_t i,
 		fputc('\n', f);
 		return;
 	}
-	csv_number(f, sep, "%.0f", res->values.mean);
-	csv_number(f, sep, "%.0f", res->raws.mean);
-	csv_number(f, sep, "%.2f", res->min_running_pct);
+	px_csv_number(f, sep, "%.0f", res->values.mean);
+	px_csv_number(f, sep, "%.0f", res->raws.mean);
+	px_csv_number(f, sep, "%.2f", res->min_running_pct);
 	fputs(sep, f);
 	fputs(px_state_name(s), f);
 	fprintf(f, "%s%u", sep, res->runs_counted);
-	csv_number(f, sep, "%.2f", px_stats_stddev(&res->values));
-	csv_number(f, sep, "%.0f", res->values.min);
-	csv_number(f, sep, "%.0f", res->values.max);
+	px_csv_number(f, sep, "%.2f", px_stats_stddev(&res->values));
+	px_csv_number(f, sep, "%.0f", res->values.min);
+	px_csv_number(f, sep, "%.0f", res->values.max);
 	px_run_csv_values(f, sep);
 	fputc('\n', f);
 }
