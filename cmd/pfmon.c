@@ -516,14 +516,16 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 	o->smpl.no_block = o->no_block;
 	pmds = build_sets(o, &so.smpl);
 	pmds0 = pmds[0];
-	/* the perf sampler unless the module is asked for by name */
-	if (o->backend && !strcmp(o->backend, "module"))
-		so.ops = &px_sampler_module_ops;
-	else if (o->backend && strcmp(o->backend, "perf") && strcmp(o->backend, "auto"))
+	if (o->backend && strcmp(o->backend, "module") && strcmp(o->backend, "perf") &&
+	    strcmp(o->backend, "auto"))
 		usage_error("--backend takes auto, perf or module");
-	if (!so.ops)
+	if (px_sampler_select(o->backend, &so.ops)) {
+		free_sets(pmds, o->nsets);
+		return runtime_error(NULL);
+	}
+	if (so.ops == &px_sampler_perf_ops)
 		check_perf_sets(o, pmds);
-	if (!so.ops && px_smpl_periods_change(pmds0, o->sets[0].n)) {
+	if (so.ops == &px_sampler_perf_ops && px_smpl_periods_change(pmds0, o->sets[0].n)) {
 		/* sampler.h: the perf sampler sets such periods with the task
 		 * stopped at each overflow, which needs one traced task */
 		if (o->system_wide)
@@ -553,7 +555,7 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 	so.by = profile_by(o);
 	if (o->verbose) {
 		fprintf(stderr, "pfmon: backend %s, sampling %s\n",
-			so.ops ? so.ops->name : "perf",
+			so.ops->name,
 			ncpus ? "per CPU" : o->attach_pid ? "the attached task" : "the command");
 		so.on_start = say_started;
 	}

@@ -71,8 +71,14 @@ extern const struct px_backend px_backend_perf;
 extern const struct px_backend px_backend_module;
 
 /* "auto", "perf" or "module".  auto picks the module when /dev/perfmon
- * is present and the perf backend otherwise.  Returns 0 and *out, or
- * -errno with a message naming what is missing. */
+ * is present and this user may open it, and the perf backend otherwise.
+ * Returns 0 and *out, or -errno with a message naming what is missing. */
 int px_backend_select(const char *name, const struct px_backend **out);
+
+struct px_sampler_ops;
+
+/* The sampler of the backend px_backend_select() picks by that name:
+ * auto means the same for sampling as for counting. */
+int px_sampler_select(const char *name, const struct px_sampler_ops **out);
 
 #endif

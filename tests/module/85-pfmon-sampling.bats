@@ -306,6 +306,16 @@ until_line() {
 	assert_output 0
 }
 
+# --backend=auto (the default) means the same for sampling as for
+# counting: the module, which is loaded here and this user may open.
+@test "pfmon samples with the module by default when it is loaded, as it counts" {
+	run -0 --separate-stderr pfmon -v -x, -e cpu-clock --long-smpl-periods=1000000 "$W/spin" 50
+	[[ "$stderr" == *"pfmon: backend module, sampling the command"* ]]
+	[ "$(summary "$output" samples)" -gt 0 ]
+	run -0 --separate-stderr pfmon -v -e cpu-clock "$W/spin" 10
+	[[ "$stderr" == *"pfmon: backend module, 1 event set(s)"* ]]
+}
+
 # A throttled clock counts nothing until the next tick (nor does a PMU
 # counter), so the overflows fall short of the time that ran: pfmon says
 # how many times, as the perf backend does from perf's THROTTLE records.
