@@ -181,15 +181,12 @@ static int run_all(struct options *o, const struct px_backend *be,
 			ret = EXIT_USAGE;
 			break;
 		}
-		px_fail(0, "%s", "");
 		ret = count_once(o, be, cmd, &child, &m);
-		if (ret && px_last_error()[0] == '\0') {
-			/* only a failed exec leaves no message */
-			fprintf(stderr, "perfex: cannot run '%s': %s\n", cmd[0],
-				strerror(-ret));
+		if (ret && m.exec_errno) {
+			fprintf(stderr, "perfex: %s\n", px_last_error());
 			if (out->f)
 				px_outfile_discard(out);
-			ret = px_exec_exit_code(-ret);
+			ret = px_exec_exit_code(m.exec_errno);
 		} else if (ret) {
 			ret = fail_runtime(out);
 		} else if (run == 0 &&
@@ -240,9 +237,6 @@ int main(int argc, const char **argv)
 		fprintf(stderr, "perfex: backend %s\n", be->name);
 	if (o.output && px_outfile_open(&out, o.output, false))
 		return fail_runtime(&out);
-	/* clear any message left from parsing, so a failed exec is told
-	 * apart from other failures */
-	px_fail(0, "%s", "");
 	ret = run_all(&o, be, cmd, &report, &out);
 	if (ret >= 0)
 		return ret;

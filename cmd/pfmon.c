@@ -383,16 +383,17 @@ static int measure(struct options *o, char **cmd, struct px_outfile *out)
 		fprintf(stderr, "pfmon: backend %s, %zu event set(s)\n", mo.backend->name, o->nsets);
 		mo.on_start = say_started;
 	}
-	px_fail(0, "%s", "");
 	ret = px_monitor_run(&mo, &m);
 	free(cpus);
 	px_mon_interval_free(&iv);
-	if (ret && !px_last_error()[0]) {
-		fprintf(stderr, "pfmon: cannot run '%s': %s\n", cmd[0], strerror(-ret));
+	if (ret && m.exec_errno) {
+		int exit_code = px_exec_exit_code(m.exec_errno);
+
+		fprintf(stderr, "pfmon: %s\n", px_last_error());
 		px_monitor_free(&m);
 		if (out->f)
 			px_outfile_discard(out);
-		return px_exec_exit_code(-ret);
+		return exit_code;
 	}
 	if (ret) {
 		px_monitor_free(&m);

@@ -332,6 +332,14 @@ static void arm_switch_timer(struct loop *l)
 		  false);
 }
 
+/* The command's exec failed with err: the outcome callers test
+ * (m->exec_errno) and its message.  Returns -err. */
+static int exec_failed(struct px_monitor *m, int err)
+{
+	m->exec_errno = err;
+	return px_fail(err, "cannot run '%s': %s", m->opts.argv[0], strerror(err));
+}
+
 static int start_session(struct loop *l)
 {
 	struct px_monitor *m = l->m;
@@ -886,8 +894,7 @@ static int run_command_traced(struct loop *l)
 		if (read(child->exec_error_pipe, &err, sizeof(err)) == sizeof(err) && err) {
 			close(child->exec_error_pipe);
 			child->exec_error_pipe = -1;
-			px_fail(0, "%s", "");
-			return -err;
+			return exec_failed(l->m, err);
 		}
 	}
 	close(child->exec_error_pipe);
@@ -953,7 +960,7 @@ static int run_attached(struct loop *l)
 }
 
 /* Start the session and let the held command go to its exec.  0, or
- * -errno of a failed exec with an empty message (the child then gone). */
+ * -errno (a failed exec: exec_failed(), the child then gone). */
 static int start_with_command(struct loop *l, struct px_child *child)
 {
 	int ret = start_session(l);
@@ -965,7 +972,7 @@ static int start_with_command(struct loop *l, struct px_child *child)
 	ret = px_child_release(child);
 	if (ret) {
 		(void)stop_all(l->m);
-		px_fail(0, "%s", "");
+		ret = exec_failed(l->m, -ret);
 	}
 	return ret;
 }

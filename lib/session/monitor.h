@@ -111,6 +111,10 @@ struct px_monitor {
 				 * tool: each unit's states[0] holds all its sets */
 	bool started;
 	uint64_t start_ns, elapsed_ns;
+	int exec_errno;		/* the command's exec failed with this
+				 * errno (px_monitor_run() then returned
+				 * -exec_errno, its message "cannot run
+				 * 'CMD': ..."); 0 otherwise */
 	int exit_code;		/* the command's, as a shell gives it */
 	int signal;
 	bool timed_out;

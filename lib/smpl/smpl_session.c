@@ -736,12 +736,8 @@ static int sample_run(struct px_smpl_session *s)
 		(void)px_maps_snapshot(&self, 0);
 	if (ret)
 		return ret;
-	px_fail(0, "%s", "");
 	ret = px_monitor_run(&mo, &m);
-	if (ret && !px_last_error()[0]) {	/* the command could not run */
-		s->exec_errno = -ret;
-		px_fail(-ret, "cannot run '%s': %s", o->argv[0], strerror(-ret));
-	}
+	s->exec_errno = m.exec_errno;	/* the command could not run */
 	s->run.exit_code = m.exit_code;
 	s->run.signal = m.signal;
 	s->run.elapsed_ns = m.elapsed_ns;
