@@ -245,6 +245,30 @@ static bool pfm_counting(struct pfm_context *ctx, struct pfm_set *set)
 }
 
 /*
+ * An inherited event's task context, pinned while the event lives.  perf
+ * swaps the contexts of a task and of a child cloned from it at a switch
+ * between the two on one CPU, instead of scheduling each out and in:
+ * the target's own events then count in the child, the child's copies in
+ * the target, and when the child exits the target is left with copies
+ * that PFM_STOP cannot stop (perf disables a kernel counter's event
+ * alone, never its copies).  Seen as a refused stop after the child had
+ * gone, on a loaded host.  A pinned context is never swapped (perf's
+ * context_equiv()); pin_count is perf's own count, under the context's
+ * lock, which the event's reference keeps alive.
+ */
+static void pfm_ctx_pin(struct perf_event *ev, int by)
+{
+	struct perf_event_context *pctx = ev->ctx;
+	unsigned long flags;
+
+	if (!ev->attr.inherit || !pctx)
+		return;
+	raw_spin_lock_irqsave(&pctx->lock, flags);
+	pctx->pin_count += by;
+	raw_spin_unlock_irqrestore(&pctx->lock, flags);
+}
+
+/*
  * Create c's event and publish it (ctx->lock held).  The event and the
  * offset it counts from are published together under ovfl_lock, from
  * c's value at that moment: an overflow of another PMD may reset c
@@ -282,6 +306,7 @@ static int pfm_counter_attach(struct pfm_context *ctx, struct pfm_counter *c)
 		pfm_user_uncharge(ctx->owner, PFM_USER_EVENTS, 1);
 		return PTR_ERR(ev);
 	}
+	pfm_ctx_pin(ev, 1);
 	c->act_start_count = 0;		/* a new event counts from 0 */
 	c->act_start_running = 0;
 	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
@@ -363,6 +388,7 @@ static void pfm_counter_detach(struct pfm_context *ctx, struct pfm_counter *c)
 	c->gen++;
 	WRITE_ONCE(c->event, NULL);
 	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
+	pfm_ctx_pin(ev, -1);
 	perf_event_release_kernel(ev);
 	pfm_user_uncharge(ctx->owner, PFM_USER_EVENTS, 1);
 }

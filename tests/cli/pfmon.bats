@@ -139,10 +139,13 @@ check_scaling() {
 # The burn is as long as the faults took (refault's "100%"): a fixed
 # 400 ms burn was 1/7 of the run on a machine where faults are slow
 # (CI: +- 3.6% against +- 1% steady, under the test's bar), half of it
-# on a fast one.  Medians of 5 runs each: a steady run's interval is
-# +- 0.2% to 1%; 1 run in 12 or so meets a real stretch of slower faults
-# (the host's) and reports it, up to +- 5% (its estimate 2% off); the
-# loop with the change gives +- 14%.
+# on a fast one.  5 runs each: a steady run's interval is +- 0.2% to 1%
+# on a quiet host; 1 run in 12 or so meets a real stretch of slower
+# faults (the host's) and reports it, up to +- 5% (its estimate 2% off);
+# on a host whose both CPUs are busy the fault rate varies and every
+# steady run says so, +- 3.5% to 3.9%; the loop with the change gives
+# +- 12% to 14% either way.  So: every run with the change is wider than
+# every steady run (by chance 1 in 252), and their median above 3%.
 @test "pfmon's interval widens when the rate changes during the run" {
 	args=(-x, --switch-timeout=5 -e page-faults -e minor-faults -e page-faults)
 	steady=() bursty=()
@@ -152,10 +155,11 @@ check_scaling() {
 		run -0 --separate-stderr "$PFMON" "${args[@]}" "$W/refault_static" 100000 64 100%
 		bursty+=("$(pfmon_csv "$output" all ci95_pct minor-faults)")
 	done
-	s=$(printf '%s\n' "${steady[@]}" | sort -g | sed -n 3p)
-	b=$(printf '%s\n' "${bursty[@]}" | sort -g | sed -n 3p)
-	echo "minor-faults: median +- $s% steady (${steady[*]}), +- $b% with the change (${bursty[*]})" >&3
-	awk -v s="$s" -v b="$b" 'BEGIN { exit !(b > 4 * s && b > 3) }'
+	s=$(printf '%s\n' "${steady[@]}" | sort -g | sed -n 5p)
+	b=$(printf '%s\n' "${bursty[@]}" | sort -g | sed -n 1p)
+	m=$(printf '%s\n' "${bursty[@]}" | sort -g | sed -n 3p)
+	echo "minor-faults: at most +- $s% steady (${steady[*]}), at least +- $b% with the change (${bursty[*]})" >&3
+	awk -v s="$s" -v b="$b" -v m="$m" 'BEGIN { exit !(b > s && m > 3) }'
 }
 
 @test "pfmon prints the interval: +- X% in text, ci95_pct in CSV and JSON" {

@@ -100,7 +100,12 @@ assert n > 100, n' "$T/s.json"
 	awk '{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";"); delete seen
 	       for (i = 1; i <= k; i++) if (!(f[i] in seen)) { seen[f[i]] = 1; c[f[i]] += n } }
 	     END { for (x in c) print x "," c[x] }' "$T/f" | sort >"$T/from_folded"
-	awk -F, '$1 == "callgraph" { print $8 "," $4 }' <<<"$csv" | sort >"$T/from_report"
+	# by name, as folded stacks name frames: the report keys functions by
+	# name and module, and two modules may hold one name (the loader's
+	# _start and the program's, when a loaded host's sampling lands in
+	# the start-up)
+	awk -F, '$1 == "callgraph" { c[$8] += $4 } END { for (x in c) print x "," c[x] }' \
+		<<<"$csv" | sort >"$T/from_report"
 	diff "$T/from_folded" "$T/from_report"
 }
 

@@ -285,22 +285,24 @@ until_line() {
 # guest the two differ by a little, and 300 of 300 failed once with 299).
 # Each is a sample or counted lost: a timer that fires late (the host did
 # not run the guest's CPU) finds periods gone by without an interrupt, the
-# kernel's late ones (lost_late).  It once made 157 and 229 in the arm64
-# guest: perf had lowered its sample rate there (slow emulated
-# interrupts) until it throttled the clock, which then counted nothing
-# until the next tick, and the module did not say so.  The guests now
-# keep the rate (scripts/vm/init) and the module counts throttling (the
-# next test).
+# kernel's late ones (lost_late).  Unless the kernel throttled the
+# clock, which then counts nothing until the next tick: pfmon must say
+# so.  It made 157 and 229 in the arm64 guest, silently: perf lowers its
+# sample rate (kernel.perf_event_max_sample_rate) when its interrupts
+# take long, and emulated ones take 75 us and more, longer while the
+# host does not run the virtual CPU, so over a suite the rate fell to
+# 2,500/s and below.  (Turning that lowering off,
+# perf_cpu_time_max_percent=0, let the fuzzer's short periods hold a
+# virtual CPU in interrupts for minutes: the guest keeps it.)
 @test "module sampling system-wide: a context per CPU samples while the command runs" {
 	run -0 --separate-stderr pfmon --backend=module --system-wide --cpu-list=0 -x, \
 		-e cpu-clock --long-smpl-periods=1000000 --smpl-outfile="$T/sw" "$W/spin" 400
 	echo "$output $stderr"
 	o=$(summary "$output" overflows)
 	adds_up "$output" "$o"
-	[ "$o" -ge 300 ]
+	[ "$o" -ge 300 ] || [ "$(summary "$output" throttled)" -gt 0 ]
 	[ "$(summary "$output" samples)" -gt 0 ]
 	[ "$(summary "$output" lost_saturated)" = 0 ]
-	[ "$(summary "$output" throttled)" = 0 ]
 	# every sample was taken on CPU 0
 	run -0 awk 'NR > 1 && !/^#/ && $4 != 0 { bad++ } END { print bad + 0 }' "$T/sw"
 	assert_output 0
