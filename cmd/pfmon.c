@@ -410,28 +410,21 @@ static int measure(struct options *o, char **cmd, struct px_outfile *out)
 	return ret;
 }
 
-/* Sampling options that make no sense, or that sampling cannot do yet. */
 /* What the profile ranks: --profile-by, or its older spellings. */
 static enum px_profile_by profile_by(const struct options *o)
 {
-	static const struct { const char *name; enum px_profile_by by; } keys[] = {
-		{ "function", PX_PROFILE_FUNCTIONS }, { "inlined", PX_PROFILE_INLINED },
-		{ "line", PX_PROFILE_LINES }, { "comm", PX_PROFILE_COMM },
-		{ "pid", PX_PROFILE_PID }, { "cpu", PX_PROFILE_CPU },
-	};
+	enum px_profile_by by = PX_PROFILE_FUNCTIONS;
 
 	if (o->profile_lines)
 		return PX_PROFILE_LINES;
 	if (o->profile_inlined)
 		return PX_PROFILE_INLINED;
-	if (!o->profile_by)
-		return PX_PROFILE_FUNCTIONS;
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (!strcmp(o->profile_by, keys[i].name))
-			return keys[i].by;
-	usage_error("--profile-by takes function, inlined, line, comm, pid or cpu");
+	if (o->profile_by && px_profile_by_parse(o->profile_by, &by))
+		usage_error(px_last_error());
+	return by;
 }
 
+/* Sampling options that make no sense, or that sampling cannot do yet. */
 static void check_sampling(struct options *o)
 {
 	bool sampling = px_smpl_spec_sampling(&o->smpl);

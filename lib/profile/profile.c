@@ -62,6 +62,39 @@ static uint64_t hash_key(const char *process, const char *module, const char *na
 	return (h ^ (uint64_t)(unsigned)line) * 1099511628211ULL;
 }
 
+/* Each key once: its option spelling and what reports call its rows. */
+static const struct {
+	const char *key, *name;
+	enum px_profile_by by;
+} profile_keys[] = {
+	{ "function", "functions", PX_PROFILE_FUNCTIONS },
+	{ "inlined", "inlined functions", PX_PROFILE_INLINED },
+	{ "line", "lines", PX_PROFILE_LINES },
+	{ "comm", "processes", PX_PROFILE_COMM },
+	{ "pid", "process ids", PX_PROFILE_PID },
+	{ "cpu", "cpus", PX_PROFILE_CPU },
+};
+
+#define NKEYS (sizeof(profile_keys) / sizeof(profile_keys[0]))
+
+int px_profile_by_parse(const char *name, enum px_profile_by *by)
+{
+	for (size_t i = 0; i < NKEYS; i++)
+		if (!strcmp(name, profile_keys[i].key)) {
+			*by = profile_keys[i].by;
+			return 0;
+		}
+	return px_fail(EINVAL, "--profile-by takes function, inlined, line, comm, pid or cpu, not '%s'", name);
+}
+
+const char *px_profile_by_name(enum px_profile_by by)
+{
+	for (size_t i = 0; i < NKEYS; i++)
+		if (profile_keys[i].by == by)
+			return profile_keys[i].name;
+	return "functions";
+}
+
 int px_profile_new(struct px_profile **out, enum px_profile_by by)
 {
 	*out = calloc(1, sizeof(**out));

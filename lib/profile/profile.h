@@ -27,6 +27,13 @@ enum px_profile_by {
 	PX_PROFILE_CPU,		/* the CPU, "cpu N" */
 };
 
+/* The --profile-by key NAME (function, inlined, line, comm, pid, cpu):
+ * 0 and *by, or -EINVAL with a message that lists the keys. */
+int px_profile_by_parse(const char *name, enum px_profile_by *by);
+/* What a profile by `by` ranks, as reports name it: "functions",
+ * "inlined functions", "lines", "processes", "process ids", "cpus". */
+const char *px_profile_by_name(enum px_profile_by by);
+
 /* Whether a profile ranks places in the code (functions or lines), not
  * processes or CPUs. */
 static inline bool px_profile_by_place(enum px_profile_by by)

@@ -105,18 +105,6 @@ static const char *format_name(enum px_smpl_format f)
 	       f == PX_SMPL_CALLCHAIN ? "callchain" : "default";
 }
 
-static const char *by_name(enum px_profile_by by)
-{
-	switch (by) {
-	case PX_PROFILE_LINES: return "lines";
-	case PX_PROFILE_INLINED: return "inlined functions";
-	case PX_PROFILE_COMM: return "processes";
-	case PX_PROFILE_PID: return "process ids";
-	case PX_PROFILE_CPU: return "cpus";
-	default: return "functions";
-	}
-}
-
 /* One text profile row (and its heading with v NULL). */
 static void print_text_row(FILE *f, const struct px_smpl_session *s,
 			   const struct px_profile_entry *v)
@@ -388,7 +376,7 @@ static void print_text(FILE *f, const struct px_smpl_session *s, size_t top)
 			continue;
 		fprintf(f, "\n# profile of %s: %" PRIu64 " samples, by %s\n",
 			px_profile_event(s->profile, e), px_profile_total(s->profile, e),
-			by_name(s->o.by));
+			px_profile_by_name(s->o.by));
 		print_text_row(f, s, NULL);
 		for (size_t i = 0, shown = 0; i < n && (!top || shown < top); i++) {
 			if (!v[i].count)
@@ -506,7 +494,7 @@ static void print_json(FILE *f, const struct px_smpl_session *s, size_t top)
 		fputs(e ? ",{\"event\":" : "{\"event\":", f);
 		px_json_string(f, px_profile_event(s->profile, e));
 		fprintf(f, ",\"samples\":%" PRIu64 ",\"by\":\"%s\",\"rows\":%zu,\"entries\":[",
-			px_profile_total(s->profile, e), by_name(s->o.by), nonzero_rows(v, n));
+			px_profile_total(s->profile, e), px_profile_by_name(s->o.by), nonzero_rows(v, n));
 		for (size_t i = 0, shown = 0; i < n && (!top || shown < top); i++) {
 			if (!v[i].count)
 				continue;

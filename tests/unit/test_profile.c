@@ -1,10 +1,12 @@
 /* Profiles (px_profile_*): ranking and percentages on synthetic counts. */
 #include "tap.h"
 
+#include "error.h"
 #include "profile.h"
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void test_small(void)
 {
@@ -230,8 +232,29 @@ static void test_random(void)
 	px_profile_free(p);
 }
 
+/* Every key parses to the profile whose rows reports name as listed,
+ * and an unknown key is an error that names it. */
+static void test_keys(void)
+{
+	static const struct { const char *key, *name; } keys[] = {
+		{ "function", "functions" }, { "inlined", "inlined functions" },
+		{ "line", "lines" }, { "comm", "processes" },
+		{ "pid", "process ids" }, { "cpu", "cpus" },
+	};
+	enum px_profile_by by;
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (!is_int(px_profile_by_parse(keys[i].key, &by), 0, "key %s parses", keys[i].key))
+			continue;
+		is_str(px_profile_by_name(by), keys[i].name, "key %s ranks %s", keys[i].key, keys[i].name);
+	}
+	is_int(px_profile_by_parse("functions", &by), -EINVAL, "a key not listed is refused");
+	ok(strstr(px_last_error(), "not 'functions'") != NULL, "and the message names it");
+}
+
 int main(void)
 {
+	test_keys();
 	test_small();
 	test_locations();
 	test_event_ids();
