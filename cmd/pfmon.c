@@ -510,10 +510,10 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 	o->smpl.no_block = o->no_block;
 	pmds = build_sets(o, &so.smpl);
 	pmds0 = pmds[0];
-	if (o->backend && strcmp(o->backend, "module") && strcmp(o->backend, "perf") &&
-	    strcmp(o->backend, "auto"))
-		usage_error("--backend takes auto, perf or module");
-	if (px_sampler_select(o->backend, &so.ops)) {
+	ret = px_sampler_select(o->backend, &so.ops);
+	if (ret == -EINVAL)	/* a name px_backend_select() does not know */
+		usage_error(px_last_error());
+	if (ret) {
 		free_sets(pmds, o->nsets);
 		return runtime_error(NULL);
 	}

@@ -737,8 +737,8 @@ static bool pfm_target_busy(struct task_struct *task, int cpu)
  * none is left in pfm_ovfl_handler() or pfm_timer_handler() with a
  * pointer to this context, its sets or its format: they may be freed (a
  * set deleted, the context closed, the format's module put) and the
- * irq_work they raise is synced after.  Expedited: one close or unload waits for it,
- * and a context's whole life may be a few ms.
+ * irq_work they raise is synced after.  Expedited: one close or unload
+ * waits for it, and a context's whole life may be a few ms.
  */
 static void pfm_detach_all(struct pfm_context *ctx)
 {
