@@ -75,7 +75,7 @@ JSON_LIBS := $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null)
 PUBLIC_HDRS = lib/base/cpulist.h lib/base/error.h lib/base/outfile.h \
 	lib/base/scale.h lib/base/stats.h lib/event/events.h \
 	lib/backend/backend.h lib/session/monitor.h lib/session/target.h \
-	lib/smpl/sampler.h lib/smpl/smpl_session.h lib/smpl/procs.h \
+	lib/backend/sampler.h lib/smpl/smpl_session.h lib/smpl/procs.h \
 	lib/symbols/symbols.h lib/profile/profile.h lib/report/emit.h \
 	lib/report/report.h lib/report/mon_report.h lib/report/smpl_report.h \
 	lib/report/listing.h lib/profile/callgraph.h lib/base/bigbuf.h \

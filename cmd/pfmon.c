@@ -228,46 +228,6 @@ static char **parse_options(int argc, const char **argv, struct options *o, popt
 	return (char **)poptGetArgs(pc);
 }
 
-/* Privilege levels: -u/-k for every event, --priv-levels per event; an
- * event with its own :u/:k modifier keeps it.  Without any, both levels
- * are counted, as perfex and perf stat do (old pfmon counted user level
- * only, which reads as zero for kernel-side software events). */
-static void apply_levels(struct options *o)
-{
-	char *copy = o->priv_levels ? strdup(o->priv_levels) : NULL, *save = NULL;
-	char *tok = copy ? strtok_r(copy, ",", &save) : NULL;
-	bool any = o->user || o->kernel;
-	bool user = o->user || !any, kernel = o->kernel || !any;
-
-	for (size_t s = 0; s < o->nsets; s++) {
-		for (size_t i = 0; i < o->sets[s].n; i++) {
-			struct px_event *ev = &o->sets[s].events[i];
-			bool u = user, k = kernel;
-
-			if (tok) {
-				u = strchr(tok, 'u') != NULL;
-				k = strchr(tok, 'k') != NULL;
-				if ((!u && !k) || strspn(tok, "uk") != strlen(tok)) {
-					fprintf(stderr, "pfmon: bad privilege level '%s' in --priv-levels: use u, k or uk\n", tok);
-					exit(EXIT_USAGE);
-				}
-				tok = strtok_r(NULL, ",", &save);
-			} else if (ev->priv_explicit) {
-				continue;
-			}
-			ev->exclude_user = !u;
-			ev->exclude_kernel = !k;
-			ev->exclude_hv = !k;
-			ev->priv_explicit = true;
-		}
-	}
-	if (tok) {
-		fprintf(stderr, "pfmon: --priv-levels lists more levels than there are events\n");
-		exit(EXIT_USAGE);
-	}
-	free(copy);
-}
-
 static void check_options(struct options *o, char **cmd)
 {
 	bool has_cmd = cmd && cmd[0];
@@ -598,7 +558,8 @@ int main(int argc, const char **argv)
 		return ret;
 	if (!o.nsets)
 		add_set(&o, o.system_wide ? "cpu-clock" : "task-clock");
-	apply_levels(&o);
+	if (px_event_sets_levels(o.sets, o.nsets, o.user, o.kernel, o.priv_levels))
+		usage_error(px_last_error());
 	if (o.check_only) {
 		check_events(&o);
 		return 0;

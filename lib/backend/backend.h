@@ -20,12 +20,6 @@ struct px_target {
 	bool enable_on_exec;	/* start at the task's next execve() */
 };
 
-/* One event set: events counted together, multiplexed with other sets. */
-struct px_event_set {
-	struct px_event *events;
-	size_t n;
-};
-
 struct px_backend {
 	const char *name;
 	/* 0 when the backend can be used here, else -errno and the reason in

@@ -47,6 +47,22 @@ int px_event_parse(const char *spec, struct px_event *ev);
 /* Parse a comma-separated list, appending to *evs (grown with realloc). */
 int px_event_parse_list(const char *list, struct px_event **evs, size_t *n);
 
+/* One event set: events counted together, multiplexed with other sets. */
+struct px_event_set {
+	struct px_event *events;
+	size_t n;
+};
+
+/* Privilege levels of every event of the sets (lib/event/levels.c):
+ * user and kernel as -u and -k give them (neither: both levels), an
+ * event with its own :u/:k modifier keeping it; or, with levels, one of
+ * "u", "k" or "uk" per event, comma-separated, in the sets' order, which
+ * overrides the modifiers (the events after the last one listed as
+ * without levels).  0, or -EINVAL with px_last_error() naming
+ * the bad level or the count that does not match. */
+int px_event_sets_levels(struct px_event_set *sets, size_t nsets,
+			 bool user, bool kernel, const char *levels);
+
 /* One entry of the event table, for listings and completion. */
 struct px_event_desc {
 	const char *pmu;	/* libpfm4 PMU name, e.g. "perf" */

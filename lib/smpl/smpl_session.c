@@ -914,6 +914,9 @@ static int profile_sample(struct px_smpl_session *s, size_t ev, const struct px_
 
 /* --call-graph=dwarf: the user part of a chain, unwound from the sample's
  * registers and stack copy with the CFI of the process's modules. */
+_Static_assert(PX_UNWIND_NREGS == PFM_CC_NREGS,
+	       "the unwinder takes the registers the callchain format records");
+
 static int unwind_user(struct px_smpl_session *s, struct px_symbols *res,
 		       const struct px_smpl_rec *rec, uint64_t *ips, struct px_chain *c)
 {

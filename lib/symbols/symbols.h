@@ -142,8 +142,13 @@ int px_symbols_resolve(struct px_symbols *res, uint64_t ip,
 #define PX_UNWIND_CUT       0x2	/* stopped before the outermost frame: a read
 				 * outside the stack copy, no CFI for a frame,
 				 * or an unknown module */
+/* The user registers px_symbols_unwind() takes: x86-64's DWARF registers
+ * 0..16 (rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip), as the callchain
+ * format records them. */
+#define PX_UNWIND_NREGS 17
+
 /* Unwind the user stack of thread tid of this resolver's process from a
- * sample's registers (DWARF order, PFM_CC_NREGS of them) and its stack
+ * sample's registers (PX_UNWIND_NREGS of them) and its stack
  * copy (len bytes from regs[7] up) with the CFI of the process's modules
  * (.eh_frame / .debug_frame), as libdwfl's unwinder does it.  ips gets
  * the frames innermost first: ips[0] is regs[16] (the sampled pc), the

@@ -12,7 +12,6 @@
 #include "symbols.h"
 #include "symbols_int.h"
 #include "error.h"
-#include "callchain/perfmon_cc_smpl.h"
 
 #include <elfutils/libdwfl.h>
 #include <errno.h>
@@ -81,7 +80,7 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
 {
 	struct px_unwinder *u = thread_arg;
 
-	return dwfl_thread_state_registers(thread, 0, PFM_CC_NREGS, u->regs);
+	return dwfl_thread_state_registers(thread, 0, PX_UNWIND_NREGS, u->regs);
 }
 
 static const Dwfl_Thread_Callbacks callbacks = {

@@ -270,6 +270,70 @@ static void test_foreach(void)
 	is_int(none, 0, "a pattern that matches nothing visits nothing");
 }
 
+/* -u/-k and --priv-levels over sets: each row's levels, then what the
+ * three events page-faults, task-clock:u, cycles (set 1) end with as
+ * "u"/"k"/"uk" each. */
+static const struct {
+	int line;
+	bool user, kernel;
+	const char *levels;
+	int err;
+	const char *want[3];
+	const char *message;
+} level_rows[] = {
+	{ ROW, false, false, NULL, 0, { "uk", "u", "uk" }, NULL },
+	{ ROW, true, false, NULL, 0, { "u", "u", "u" }, NULL },
+	{ ROW, false, true, NULL, 0, { "k", "u", "k" }, NULL },
+	{ ROW, true, true, NULL, 0, { "uk", "u", "uk" }, NULL },
+	{ ROW, false, false, "k,k,u", 0, { "k", "k", "u" }, NULL },
+	{ ROW, false, false, "ku,uk,u", 0, { "uk", "uk", "u" }, NULL },
+	{ ROW, true, false, "k", 0, { "k", "u", "u" }, NULL },
+	{ ROW, false, false, "k,", 0, { "k", "u", "uk" }, NULL },
+	{ ROW, false, false, "x", -EINVAL, { 0 }, "bad privilege level 'x'" },
+	{ ROW, false, false, "u,,k", -EINVAL, { 0 }, "bad privilege level ''" },
+	{ ROW, false, false, "uh", -EINVAL, { 0 }, "'uh'" },
+	{ ROW, false, false, "u,u,u,u", -EINVAL, { 0 }, "more levels than there are events" },
+};
+
+static const char *levels_of(const struct px_event *ev)
+{
+	return ev->exclude_user ? (ev->exclude_kernel ? "none" : "k")
+				: (ev->exclude_kernel ? "u" : "uk");
+}
+
+static void test_levels(void)
+{
+	for (size_t r = 0; r < ARRAY_SIZE(level_rows); r++) {
+		struct px_event *a = NULL, *b = NULL;
+		size_t na = 0, nb = 0;
+		int ln = level_rows[r].line;
+
+		if (px_event_parse_list("page-faults,task-clock:u", &a, &na) ||
+		    px_event_parse_list("cycles", &b, &nb)) {
+			ok_at(ln, false, "levels: events parse: %s", px_last_error());
+			free(a);
+			free(b);
+			continue;
+		}
+		struct px_event_set sets[] = { { a, na }, { b, nb } };
+		int ret = px_event_sets_levels(sets, 2, level_rows[r].user,
+					       level_rows[r].kernel, level_rows[r].levels);
+
+		is_int_at(ln, ret, level_rows[r].err, "levels '%s': status",
+			  level_rows[r].levels ? level_rows[r].levels : "(none)");
+		if (level_rows[r].message)
+			ok_at(ln, strstr(px_last_error(), level_rows[r].message),
+			      "levels: message '%s' says '%s'", px_last_error(),
+			      level_rows[r].message);
+		for (size_t i = 0; !ret && i < 3; i++)
+			is_str_at(ln, levels_of(i < 2 ? &a[i] : &b[0]), level_rows[r].want[i],
+				  "levels '%s': event %zu", level_rows[r].levels ?
+				  level_rows[r].levels : "(none)", i);
+		free(a);
+		free(b);
+	}
+}
+
 int main(void)
 {
 	unsetenv("LIBPFM_FORCE_PMU");
@@ -282,5 +346,6 @@ int main(void)
 	test_lists();
 	test_list_appends();
 	test_foreach();
+	test_levels();
 	return done_testing();
 }

@@ -27,7 +27,7 @@
  *    correlation of samples with processes to the tool, section 6.3.2):
  *    per task, the caller reads the mappings of each process at its exit
  *    (lib/smpl/smpl_session.c); per CPU, each context has a side band beside
- *    it (lib/backend/perf/sideband.h: the kernel's mmap, exec, fork and exit records of
+ *    it (lib/backend/perfev/sideband.h: the kernel's mmap, exec, fork and exit records of
  *    every task on that CPU, through a perf dummy event), so the
  *    processes that start and end during the session resolve too;
  *  - event sets (open_sets): one context holds every set, and the kernel

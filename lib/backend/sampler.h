@@ -200,7 +200,7 @@ struct px_sampler;
 
 /* The settings every sampler refuses (count, format, smpl_pmds beyond the
  * events, randomisation mask and seed, no sampling event), in
- * lib/smpl/smpl_check.c.  Returns 0 or -errno with px_last_error(). */
+ * lib/backend/sampler_check.c.  Returns 0 or -errno with px_last_error(). */
 int px_smpl_check(const struct px_event *evs, size_t n,
 		  const struct px_smpl_pmd *pmds, const struct px_smpl_opts *o);
 
