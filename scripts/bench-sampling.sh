@@ -1,8 +1,9 @@
 #!/bin/bash
-# Sampling cost, figures only (not a test).  On cpu-clock, for the default
-# format (blocking, and with pfmon's --no-overflow-block), the double-buffer
-# format (the library's perf sampler, scripts/bench-sampling-driver.c) and
-# `perf record` with the same event and period:
+# Sampling cost, figures only (not a test).  On cpu-clock, for pfmon on
+# the perf backend with the default format (blocking, and with
+# --no-overflow-block) and the double-buffer format, every sample written
+# to a sample file (--smpl-outfile), and `perf record` with the same event
+# and period, writing its perf.data:
 #  - the workload's slowdown at 1k, 10k and 100k samples per second
 #    (periods of 1 ms, 100 us and 10 us of its CPU time): the span from
 #    its first sample to its last over the unsampled run's median wall
@@ -23,14 +24,10 @@
 #   LIMIT: seconds allowed to one sampled run (default 15)
 set -eu
 cd "$(dirname "$0")/.."
-make -s build/libpx.a build/tests/workloads/split >/dev/null
-cflags="-O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Iformats -Ikernel/uapi"
-for d in $(find lib -name '*.h' -printf '%h\n' | sort -u); do cflags="$cflags -I$d"; done
+make -s build/bin/pfmon build/tests/workloads/split >/dev/null
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-drv=$tmp/driver
-cc $cflags -o "$drv" scripts/bench-sampling-driver.c build/libpx.a \
-	$(pkg-config --libs popt libdw libelf) -lpfm -lm -lpthread
+pfmon=$PWD/build/bin/pfmon
 rounds=${1:-4000}
 limit=${2:-15}
 split=$PWD/build/tests/workloads/split
@@ -40,11 +37,16 @@ tools="default default-noblock double-buffer perf"
 
 # the command of TOOL sampling at PERIOD the split workload of ROUNDS
 cmd() { # tool period rounds
-	if [ "$1" = perf ]; then
-		echo "perf record -q --no-buildid -o $tmp/p.data -e $ev -c $2 $split $3"
-	else
-		echo "$drv $1 $entries $ev $2 $split $3"
-	fi
+	local how
+	case $1 in
+	perf)	echo "perf record -q --no-buildid -o $tmp/p.data -e $ev -c $2 $split $3"
+		return ;;
+	default) how= ;;
+	default-noblock) how=--no-overflow-block ;;
+	double-buffer) how=--smpl-module=double-buffer ;;
+	esac
+	echo "$pfmon --backend=perf $how --smpl-entries=$entries -e $ev --long-smpl-periods=$2" \
+		"--smpl-outfile=$tmp/s.txt --json --outfile=$tmp/sum.json $split $3"
 }
 
 # hyperfine's median wall time of a command, in seconds
@@ -56,7 +58,7 @@ median() { # runs command
 # One run under the time limit: "samples lost span_ns finished wall_s"
 count() { # tool period rounds
 	local out rc wall
-	rm -f "$tmp/p.data" "$tmp/p.data.old"
+	rm -f "$tmp/p.data" "$tmp/p.data.old" "$tmp/sum.json" "$tmp/s.txt"
 	set +e
 	# shellcheck disable=SC2046
 	out=$(/usr/bin/time -f %e -o "$tmp/wall" timeout -s INT -k 5 "$limit" $(cmd "$@") 2>"$tmp/err")
@@ -74,15 +76,20 @@ count() { # tool period rounds
 			awk '{ sub(/:$/, "", $1); t[NR] = $1 } END { if (NR == 2) printf "%.0f", (t[2] - t[1]) * 1e9; else print 0 }')
 		echo "${samples:-0} ${lost:-0} ${dur:-0} $([ $rc = 0 ] && echo yes || echo no) $wall"
 	else
-		# shellcheck disable=SC2086
-		set -- $out
-		if [ $# -lt 5 ]; then	# killed (-k): the storm held it
+		# pfmon ends the command at timeout's SIGINT and reports: the
+		# command's status (130) then says it did not finish
+		if ! jq -e .summary "$tmp/sum.json" >/dev/null 2>&1; then	# killed (-k)
 			echo "0 0 0 no $wall"
-			sed 's/^/  driver: /' "$tmp/err" >&2
+			sed 's/^/  pfmon: /' "$tmp/err" >&2
 			return
 		fi
-		echo "$1 $2 $4 $([ $rc = 0 ] && [ "$5" = 0 ] && echo yes || echo no) $wall"
+		# the sample file (JSON Lines with --json): each sample's time (ns)
+		echo "$(jq -r '"\(.summary.samples) \(.summary.lost)"' "$tmp/sum.json")" \
+			"$(jq -r 'select(.tstamp) | .tstamp' "$tmp/s.txt" |
+				awk 'NR == 1 { f = $1 } { l = $1 } END { printf "%.0f", l - f }')" \
+			"$([ $rc = 0 ] && echo yes || echo no) $wall"
 	fi
+	rm -f "$tmp/sum.json" "$tmp/s.txt"
 }
 
 rate_of() { # samples span_ns
@@ -94,7 +101,7 @@ echo "machine: $(nproc) CPUs, kernel $(uname -r), $(perf --version)"
 echo "kernel.perf_event_max_sample_rate = $(cat /proc/sys/kernel/perf_event_max_sample_rate)," \
 	"perf_cpu_time_max_percent = $(cat /proc/sys/kernel/perf_cpu_time_max_percent)"
 bare=$(median 5 "$split $rounds")
-printf 'workload: split %s, unsampled median %.3f s; event %s; library buffer %s entries\n' \
+printf 'workload: split %s, unsampled median %.3f s; event %s; pfmon buffer %s entries\n' \
 	"$rounds" "$bare" "$ev" "$entries"
 echo "start-up and finish of each tool (median on split 1, period 1 ms):"
 declare -A fixed

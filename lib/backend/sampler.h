@@ -67,11 +67,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "backend.h"
 #include "default/px_dfl.h"
 #include "events.h"
-#include "target.h"
 
 enum px_smpl_format {
 	PX_SMPL_DEFAULT = 0,		/* formats/default */
@@ -252,7 +252,7 @@ const void *px_sampler_buffer(const struct px_sampler *s, size_t *len);
 int px_sampler_body(void *sampler, unsigned set, unsigned ovfl_pmd);
 
 /* The sampler interface, as each backend gives it: the functions above
- * for perf_events (px_sampler_perf_ops, lib/backend/perf/sample_run.c), the perfmon
+ * for perf_events (px_sampler_perf_ops, lib/backend/perf/sampler_perf_ops.c), the perfmon
  * kernel module's (px_sampler_module_ops, lib/backend/module/sampler_module.c).  The
  * module's sampler records no MMAP/COMM/FORK records: its mappings()
  * and tasks() are empty, the caller takes the mappings itself. */
@@ -305,26 +305,5 @@ struct px_sampler_ops {
 
 extern const struct px_sampler_ops px_sampler_perf_ops;
 extern const struct px_sampler_ops px_sampler_module_ops;
-
-/* One sampling run of a command, as perfex counts one. */
-struct px_sample_req {
-	struct px_event *evs;
-	size_t n;
-	const struct px_smpl_pmd *pmds;
-	struct px_smpl_opts opts;
-	int cpu;		/* -1: the command (and with inherit its
-				 * children); N: every task on CPU N while the
-				 * command runs */
-	bool inherit;
-};
-
-struct px_run;
-
-/* Spawn argv held, open the sampler on it (or on req->cpu), release it,
- * process samples until it exits, finish.  *out gets the sampler for its
- * statistics, mappings and buffer; close it with px_sampler_close().
- * A command that cannot be executed returns -errno of the exec. */
-int px_sample_command(const struct px_sample_req *req, char *const argv[],
-		      struct px_sampler **out, struct px_run *run);
 
 #endif

@@ -5,6 +5,7 @@
 #include "events.h"
 #include "target.h"
 #include "random.h"
+#include "monitor.h"
 #include "sampler.h"
 
 #include <elf.h>
@@ -103,12 +104,43 @@ static int parse(const char *spec, struct px_event *ev)
 	return px_event_parse(spec, ev);
 }
 
+/* One sampling run of argv (or of every task on cpu while it runs) by
+ * the session engine, as pfmon runs one: *out gets the unit's sampler
+ * (the caller closes it), *run how the command ended. */
+static int sample_command(struct px_event *evs, size_t n, const struct px_smpl_pmd *pmds,
+			  const struct px_smpl_opts *o, int cpu, char **argv,
+			  struct px_sampler **out, struct px_run *run)
+{
+	struct px_event_set set = { evs, n };
+	struct px_monitor_sampling sm = {
+		.ops = &px_sampler_perf_ops, .pmds = &pmds, .opts = *o,
+	};
+	struct px_monitor_opts mo = {
+		.sets = &set, .nsets = 1, .sampling = &sm, .argv = argv,
+		.system_wide = cpu >= 0, .cpus = cpu >= 0 ? &cpu : NULL, .ncpus = cpu >= 0,
+	};
+	struct px_monitor m;
+	int ret = px_monitor_run(&mo, &m);
+
+	*out = NULL;
+	run->exit_code = m.exit_code;
+	run->signal = m.signal;
+	run->elapsed_ns = m.elapsed_ns;
+	if (!ret && m.nunits == 1 && m.units[0].samplers[0]) {
+		*out = m.units[0].samplers[0];
+		m.units[0].samplers[0] = NULL;	/* the caller's now */
+	} else if (!ret) {
+		ret = px_fail(EIO, "sampling opened no sampler");
+	}
+	px_monitor_free(&m);
+	return ret;
+}
+
 static void sample(const char *const *specs, size_t n, const struct px_smpl_pmd *pmds,
 		   struct px_smpl_opts *o, int cpu, char **argv, struct tally *t,
 		   struct run_out *r)
 {
 	struct px_event evs[4];
-	struct px_sample_req req = { .evs = evs, .n = n, .pmds = pmds, .cpu = cpu };
 	struct px_sampler *s = NULL;
 	const struct px_mapping *m;
 	const struct px_task_event *te;
@@ -120,8 +152,7 @@ static void sample(const char *const *specs, size_t n, const struct px_smpl_pmd 
 			return;
 	o->on_sample = count;
 	o->arg = t;
-	req.opts = *o;
-	r->ret = px_sample_command(&req, argv, &s, &r->run);
+	r->ret = sample_command(evs, n, pmds, o, cpu, argv, &s, &r->run);
 	if (r->ret) {
 		diag("sampling failed: %s", px_last_error());
 		return;
@@ -487,7 +518,6 @@ static void blind_spot(void)
 	char *argv[] = { spin, "400", NULL };
 	struct slow_tool t = { .entries = 200 };
 	struct px_event ev;
-	struct px_sample_req req = { .evs = &ev, .n = 1, .pmds = &pmd, .cpu = -1 };
 	struct px_sampler *s = NULL;
 	struct px_smpl_stats st;
 	struct px_run run;
@@ -498,8 +528,7 @@ static void blind_spot(void)
 	}
 	o.on_sample = slow_take;
 	o.arg = &t;
-	req.opts = o;
-	if (px_sample_command(&req, argv, &s, &run)) {
+	if (sample_command(&ev, 1, &pmd, &o, -1, argv, &s, &run)) {
 		ok(0, "not-blocking sampling runs: %s", px_last_error());
 		return;
 	}

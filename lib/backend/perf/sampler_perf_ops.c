@@ -1,45 +1,7 @@
-/* The perf sampler as a px_sampler_ops, and px_sample_command(): one
- * sampling run of a command through the session engine (lib/session/monitor.c),
- * for the tests and the benchmarks' driver. */
+/* The perf sampler (sampler_perf.c) as a px_sampler_ops, the interface
+ * the session engine (lib/session/monitor.c) drives both backends'
+ * samplers through. */
 #include "sampler.h"
-#include "error.h"
-#include "target.h"
-#include "monitor.h"
-
-#include <errno.h>
-#include <string.h>
-
-int px_sample_command(const struct px_sample_req *req, char *const argv[],
-		      struct px_sampler **out, struct px_run *run)
-{
-	struct px_event_set set = { req->evs, req->n };
-	struct px_monitor_sampling sm = {
-		.ops = &px_sampler_perf_ops, .pmds = &req->pmds, .opts = req->opts,
-	};
-	struct px_monitor_opts mo = {
-		.sets = &set, .nsets = 1, .sampling = &sm, .argv = argv,
-		.inherit = req->inherit,
-		.system_wide = req->cpu >= 0,
-		.cpus = req->cpu >= 0 ? &req->cpu : NULL, .ncpus = req->cpu >= 0,
-	};
-	struct px_monitor m;
-	int ret;
-
-	*out = NULL;
-	memset(run, 0, sizeof(*run));
-	ret = px_monitor_run(&mo, &m);
-	run->exit_code = m.exit_code;
-	run->signal = m.signal;
-	run->elapsed_ns = m.elapsed_ns;
-	if (!ret && m.nunits == 1 && m.units[0].samplers[0]) {
-		*out = m.units[0].samplers[0];
-		m.units[0].samplers[0] = NULL;	/* the caller's now */
-	} else if (!ret) {
-		ret = px_fail(EIO, "sampling opened no sampler");
-	}
-	px_monitor_free(&m);
-	return ret;
-}
 
 /* px_sampler_* as a px_sampler_ops */
 static int perf_open(const struct px_event *evs, size_t n,
