@@ -152,7 +152,9 @@ endif
 # some of which build for this machine alone).
 tools: $(CMDS) $(MANS)
 
+# made anew, so that the objects of files moved or removed leave it
 $(LIB): $(LIB_OBJS)
+	rm -f $@
 	$(AR) rcs $@ $^
 
 LIB_COMPILE = $(CC) $(CFLAGS) $(INTERNAL_CFLAGS) -fvisibility=hidden -c -o $@ $<

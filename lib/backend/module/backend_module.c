@@ -1,19 +1,14 @@
 /* The perfmon kernel module backend: the one file that opens /dev/perfmon.
- * One context per target (a thread or a CPU): each open() on the same
- * target as the open() just before it (pfmon opens a unit's event sets
- * one after the other) adds an event set to that context; event i of a
- * set gets counter k of the set (PMC k programs PMD k, PMC 64 + k holds a
- * breakpoint address).  enable() starts the context on its set (the
- * kernel switches sets), disable() stops it, read() gives each PMD's
- * value and the time its set was active as enabled and running time.
- * The context is loaded with inheritance and start-at-exec when asked,
- * as the perf backend does.
- *
- * open_sets() instead gives pfmon a unit's sets in one context, each set
- * created with PFM_SETFL_TIME_SWITCH and the switch timeout, so that the
+ * Each open() is one context of its own, its target a thread or a CPU:
+ * open() programs one event set (set0), open_sets() a unit's sets, each
+ * created with PFM_SETFL_TIME_SWITCH and the switch timeout so that the
  * kernel switches them (on the thread's CPU time, or the CPU's wall time
- * system-wide): enable() is PFM_START, disable() PFM_STOP, read() every
- * set's PMDs and set_runs() the sets' PFM_GETINFO_EVTSETS runs. */
+ * system-wide).  Event i of a set gets counter k of the set (PMC k
+ * programs PMD k, PMC 64 + k holds a breakpoint address).  enable() is
+ * PFM_START, disable() PFM_STOP, read() gives each PMD's value and the
+ * time its set was active as enabled and running time, set_runs() the
+ * sets' PFM_GETINFO_EVTSETS runs.  The context is loaded with
+ * inheritance and start-at-exec when asked, as the perf backend does. */
 #include "backend.h"
 #include "scale.h"
 #include "error.h"
@@ -28,27 +23,15 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-/* one context, shared by the sets of one target */
-struct module_ctx {
+/* One context: a target's event sets. */
+struct module_state {
 	int fd;
-	int refs;
-	int nsets;
-	int started_set;	/* -1 when stopped */
+	bool started;
 	struct px_target target;
 	uint32_t arg_size_max;
-};
-
-struct module_state {
-	struct module_ctx *ctx;
-	uint16_t set;
-	bool all_sets;		/* from open_sets(): the context's every set */
-	size_t n;
+	size_t n;		/* events over every set */
 	struct px_module_pmd ev[];
 };
-
-/* the context of the last open(), which the next open() on the same
- * target joins */
-static struct module_ctx *last_ctx;
 
 static int pfm_open_device(int *fd)
 {
@@ -257,152 +240,86 @@ static int pfm_create(int fd, const struct px_target *t)
 		       strerror(errno));
 }
 
-static void ctx_put(struct module_ctx *c)
-{
-	if (!c || --c->refs > 0)
-		return;
-	if (last_ctx == c)
-		last_ctx = NULL;
-	if (c->fd >= 0)
-		close(c->fd);
-	free(c);
-}
-
 static void module_close(void *state)
 {
 	struct module_state *st = state;
 
 	if (!st)
 		return;
-	ctx_put(st->ctx);
+	if (st->fd >= 0)
+		close(st->fd);
 	free(st);
 }
 
-static bool same_target(const struct px_target *a, const struct px_target *b)
-{
-	return a->pid == b->pid && a->cpu == b->cpu && a->inherit == b->inherit &&
-	       a->enable_on_exec == b->enable_on_exec;
-}
-
-/* A new context for target t, created (not loaded). */
-static int ctx_new(const struct px_target *t, struct module_ctx **out)
-{
-	struct module_ctx *c = calloc(1, sizeof(*c));
-	struct pfarg_config cf;
-	int ret;
-
-	if (!c)
-		return px_fail(ENOMEM, "out of memory");
-	c->refs = 1;
-	c->started_set = -1;
-	c->target = *t;
-	ret = pfm_open_device(&c->fd);
-	if (ret) {
-		free(c);
-		return ret;
-	}
-	ret = pfm_get_config(c->fd, &cf);
-	if (!ret)
-		ret = pfm_create(c->fd, t);
-	if (ret) {
-		ctx_put(c);
-		return ret;
-	}
-	c->arg_size_max = (uint32_t)cf.cf_arg_size_max;
-	*out = c;
-	return 0;
-}
-
-/* Add event set number c->nsets (sets are created while unloaded). */
-static int ctx_add_set(struct module_ctx *c, uint16_t *set)
-{
-	struct pfarg_flags fl;
-
-	*set = (uint16_t)c->nsets;
-	if (!c->nsets)
-		return 0;	/* set0 always exists */
-	if (px_module_check_sets((size_t)c->nsets + 1))
-		return -EINVAL;
-	memset(&fl, 0, sizeof(fl));
-	if (ioctl(c->fd, PFM_UNLOAD_CONTEXT, &fl))
-		return px_fail(errno, "cannot unload the perfmon context to add an event set: %s",
-			       strerror(errno));
-	return px_module_create_set(c->fd, *set, 0, 0);
-}
-
-static int module_open(struct px_event *evs, size_t n,
-		       const struct px_target *t, int *status, void **state)
+/* A new context for target t with room for n events, created (not
+ * loaded). */
+static int ctx_new(const struct px_target *t, size_t n, struct module_state **out)
 {
 	struct module_state *st;
-	struct module_ctx *c = NULL;
-	unsigned int k = 0;
+	struct pfarg_config cf;
 	int ret;
 
 	if (t->pid >= 0 && t->cpu >= 0)
 		return px_fail(EOPNOTSUPP,
 			       "the perfmon module counts a task on every CPU or a whole CPU, not a task on one CPU");
-	if (n > PFM_NUM_COUNTERS)
-		return px_fail(EINVAL,
-			       "the perfmon module has %d counters, %zu events were asked for",
-			       PFM_NUM_COUNTERS, n);
 	st = calloc(1, sizeof(*st) + n * sizeof(st->ev[0]));
 	if (!st)
 		return px_fail(ENOMEM, "out of memory");
 	st->n = n;
-	if (last_ctx && same_target(&last_ctx->target, t) && last_ctx->started_set < 0) {
-		c = last_ctx;
-		c->refs++;
-	} else {
-		ret = ctx_new(t, &c);
-		if (ret) {
-			free(st);
-			return ret;
-		}
+	st->target = *t;
+	ret = pfm_open_device(&st->fd);
+	if (ret) {
+		free(st);
+		return ret;
 	}
-	st->ctx = c;
-	ret = ctx_add_set(c, &st->set);
-	if (ret)
-		goto out_close;
-	c->nsets++;
-	for (size_t i = 0; i < n; i++) {
-		status[i] = 0;
-		st->ev[i].ctr = -1;
-		st->ev[i].set = st->set;
-		ret = pfm_program(c->fd, st->set, k, &evs[i]);
+	ret = pfm_get_config(st->fd, &cf);
+	if (!ret)
+		ret = pfm_create(st->fd, t);
+	if (ret) {
+		module_close(st);
+		return ret;
+	}
+	st->arg_size_max = (uint32_t)cf.cf_arg_size_max;
+	*out = st;
+	return 0;
+}
+
+/* Program set s's events as counters 0.. of the set, from st->ev[*idx]
+ * on; an event this machine cannot count gets status -EOPNOTSUPP and no
+ * counter. */
+static int program_set(struct module_state *st, uint16_t s,
+		       const struct px_event_set *set, size_t *idx, int *status)
+{
+	unsigned int k = 0;
+
+	for (size_t i = 0; i < set->n; i++, (*idx)++) {
+		int ret;
+
+		status[*idx] = 0;
+		st->ev[*idx].ctr = -1;
+		st->ev[*idx].set = s;
+		ret = pfm_program(st->fd, s, k, &set->events[i]);
 		if (ret == -EOPNOTSUPP) {
-			status[i] = -EOPNOTSUPP;
+			status[*idx] = -EOPNOTSUPP;
 			continue;
 		}
 		if (ret)
-			goto out_close;
-		st->ev[i].ctr = (int)k++;
+			return ret;
+		st->ev[*idx].ctr = (int)k++;
 	}
-	ret = pfm_load(c->fd, t);
-	if (ret)
-		goto out_close;
-	last_ctx = c;
-	*state = st;
 	return 0;
-
-out_close:
-	module_close(st);
-	return ret;
 }
 
-/* Every set of a unit in one new context, switched by the kernel every
- * switch_ns; counters numbered from 0 in each set. */
-static int module_open_sets(struct px_event_set *sets, size_t nsets,
-			    const struct px_target *t, uint64_t switch_ns,
-			    int *status, void **state)
+/* Every set in one new context; with several, each switched by the
+ * kernel every switch_ns. */
+static int open_ctx(struct px_event_set *sets, size_t nsets,
+		    const struct px_target *t, uint64_t switch_ns,
+		    int *status, void **state)
 {
-	struct module_state *st;
-	struct module_ctx *c = NULL;
+	struct module_state *st = NULL;
 	size_t total = 0, idx = 0;
 	int ret;
 
-	if (t->pid >= 0 && t->cpu >= 0)
-		return px_fail(EOPNOTSUPP,
-			       "the perfmon module counts a task on every CPU or a whole CPU, not a task on one CPU");
 	if (px_module_check_sets(nsets))
 		return -EINVAL;
 	for (size_t s = 0; s < nsets; s++) {
@@ -412,43 +329,20 @@ static int module_open_sets(struct px_event_set *sets, size_t nsets,
 				       PFM_NUM_COUNTERS, sets[s].n);
 		total += sets[s].n;
 	}
-	if ((ret = px_module_check_timeout(switch_ns)))
+	if (nsets > 1 && (ret = px_module_check_timeout(switch_ns)))
 		return ret;
-	st = calloc(1, sizeof(*st) + total * sizeof(st->ev[0]));
-	if (!st)
-		return px_fail(ENOMEM, "out of memory");
-	st->n = total;
-	st->all_sets = true;
-	ret = ctx_new(t, &c);
-	if (ret) {
-		free(st);
+	if ((ret = ctx_new(t, total, &st)))
 		return ret;
-	}
-	st->ctx = c;
 	for (size_t s = 0; s < nsets; s++) {
-		unsigned int k = 0;
-
 		/* set0 exists: creating it again modifies it */
-		ret = px_module_create_set(c->fd, (unsigned)s,
-					   PFM_SETFL_TIME_SWITCH, switch_ns);
-		if (ret)
+		if (nsets > 1 &&
+		    (ret = px_module_create_set(st->fd, (unsigned)s,
+						PFM_SETFL_TIME_SWITCH, switch_ns)))
 			goto out_close;
-		c->nsets++;
-		for (size_t i = 0; i < sets[s].n; i++, idx++) {
-			status[idx] = 0;
-			st->ev[idx].ctr = -1;
-			st->ev[idx].set = (uint16_t)s;
-			ret = pfm_program(c->fd, (uint16_t)s, k, &sets[s].events[i]);
-			if (ret == -EOPNOTSUPP) {
-				status[idx] = -EOPNOTSUPP;
-				continue;
-			}
-			if (ret)
-				goto out_close;
-			st->ev[idx].ctr = (int)k++;
-		}
+		if ((ret = program_set(st, (uint16_t)s, &sets[s], &idx, status)))
+			goto out_close;
 	}
-	ret = pfm_load(c->fd, t);
+	ret = pfm_load(st->fd, t);
 	if (ret)
 		goto out_close;
 	*state = st;
@@ -459,29 +353,33 @@ out_close:
 	return ret;
 }
 
+static int module_open(struct px_event *evs, size_t n,
+		       const struct px_target *t, int *status, void **state)
+{
+	struct px_event_set set = { evs, n };
+
+	return open_ctx(&set, 1, t, 0, status, state);
+}
+
+static int module_open_sets(struct px_event_set *sets, size_t nsets,
+			    const struct px_target *t, uint64_t switch_ns,
+			    int *status, void **state)
+{
+	return open_ctx(sets, nsets, t, switch_ns, status, state);
+}
+
 static int module_enable(void *state)
 {
 	struct module_state *st = state;
 	struct pfarg_start arg;
 
-	if (st->all_sets) {
-		/* the kernel goes on with its active set (set0 at first) */
-		if (st->ctx->started_set >= 0)
-			return 0;
-		memset(&arg, 0, sizeof(arg));
-		if (ioctl(st->ctx->fd, PFM_START, &arg))
-			return px_fail(errno, "perfmon start failed: %s", strerror(errno));
-		st->ctx->started_set = 0;
-		return 0;
-	}
-	if (st->ctx->started_set == st->set)
+	/* the kernel goes on with its active set (set0 at first) */
+	if (st->started)
 		return 0;
 	memset(&arg, 0, sizeof(arg));
-	arg.start_flags = PFM_STARTFL_SET;
-	arg.start_set = st->set;
-	if (ioctl(st->ctx->fd, PFM_START, &arg))
+	if (ioctl(st->fd, PFM_START, &arg))
 		return px_fail(errno, "perfmon start failed: %s", strerror(errno));
-	st->ctx->started_set = st->set;
+	st->started = true;
 	return 0;
 }
 
@@ -490,19 +388,19 @@ static int module_disable(void *state)
 	struct module_state *st = state;
 	struct pfarg_flags arg;
 
-	if (st->all_sets ? st->ctx->started_set < 0 : st->ctx->started_set != st->set)
+	if (!st->started)
 		return 0;
 	memset(&arg, 0, sizeof(arg));
 	/* EBUSY: the target has ended and the context unloaded itself */
-	if (ioctl(st->ctx->fd, PFM_STOP, &arg) && errno != EBUSY) {
+	if (ioctl(st->fd, PFM_STOP, &arg) && errno != EBUSY) {
 		/* tasks the command created still run, and their inherited
 		 * counters cannot be stopped: they count until the read, as
 		 * the perf backend's do (kernel/README.md) */
-		if (errno == EOPNOTSUPP && st->ctx->target.inherit)
+		if (errno == EOPNOTSUPP && st->target.inherit)
 			return 0;
 		return px_fail(errno, "perfmon stop failed: %s", strerror(errno));
 	}
-	st->ctx->started_set = -1;
+	st->started = false;
 	return 0;
 }
 
@@ -616,7 +514,7 @@ static int module_read(void *state, struct px_count *counts)
 {
 	struct module_state *st = state;
 
-	return px_module_read(st->ctx->fd, st->ctx->arg_size_max, st->ev,
+	return px_module_read(st->fd, st->arg_size_max, st->ev,
 			      st->n, counts);
 }
 
@@ -624,7 +522,7 @@ static int module_activations(void *state, struct px_activations *acts)
 {
 	struct module_state *st = state;
 
-	return px_module_activations(st->ctx->fd, st->ctx->arg_size_max,
+	return px_module_activations(st->fd, st->arg_size_max,
 				     st->ev, st->n, acts);
 }
 
@@ -632,7 +530,7 @@ static int module_set_runs(void *state, uint64_t *runs, size_t nsets)
 {
 	struct module_state *st = state;
 
-	return px_module_set_runs(st->ctx->fd, runs, nsets);
+	return px_module_set_runs(st->fd, runs, nsets);
 }
 
 const struct px_backend px_backend_module = {
