@@ -298,34 +298,74 @@ static void output_settings(const struct options *o, struct px_out *how)
 	how->top = (size_t)o->profile_top;
 }
 
-static int measure(struct options *o, char **cmd, struct px_outfile *out)
+/* The run both counting and sampling make: the sets, the command, task
+ * or CPUs, the timers.  *cpus is the caller's to free.  0, or the exit
+ * status of a bad --cpu-list (usage) or of reading the online CPUs. */
+static int plan_run(const struct options *o, char **cmd, struct px_monitor_opts *mo,
+		    int **cpus)
 {
-	struct px_monitor_opts mo = { 0 };
-	struct px_out pr;
-	struct px_mon_interval iv = { 0 };
-	struct px_monitor m;
-	int *cpus = NULL, ret;
 	size_t ncpus = 0;
 
-	output_settings(o, &pr);
-	if (px_backend_select(o->backend, &mo.backend))
-		return runtime_error(out);
+	*cpus = NULL;
 	if (o->system_wide &&
-	    (o->cpu_list ? px_cpulist_parse(o->cpu_list, &cpus, &ncpus)
-			 : px_cpulist_online(&cpus, &ncpus))) {
+	    (o->cpu_list ? px_cpulist_parse(o->cpu_list, cpus, &ncpus)
+			 : px_cpulist_online(cpus, &ncpus))) {
 		fprintf(stderr, "pfmon: %s\n", px_last_error());
 		return o->cpu_list ? EXIT_USAGE : EXIT_RUNTIME;
 	}
-	mo.sets = o->sets;
-	mo.nsets = o->nsets;
-	mo.switch_ns = (uint64_t)o->switch_ms * 1000000ull;
-	mo.session_timeout_ns = (uint64_t)o->session_timeout * 1000000000ull;
-	mo.follow = o->follow;
-	mo.argv = cmd && cmd[0] ? cmd : NULL;
-	mo.attach_pid = o->attach_pid;
-	mo.system_wide = o->system_wide;
-	mo.cpus = cpus;
-	mo.ncpus = ncpus;
+	memset(mo, 0, sizeof(*mo));
+	mo->sets = o->sets;
+	mo->nsets = o->nsets;
+	mo->switch_ns = (uint64_t)o->switch_ms * 1000000ull;
+	mo->session_timeout_ns = (uint64_t)o->session_timeout * 1000000000ull;
+	mo->print_interval_ns = (uint64_t)o->print_interval * 1000000ull;
+	mo->follow = o->follow;
+	mo->argv = cmd && cmd[0] ? cmd : NULL;
+	mo->attach_pid = o->attach_pid;
+	mo->system_wide = o->system_wide;
+	mo->cpus = *cpus;
+	mo->ncpus = ncpus;
+	if (o->verbose)
+		mo->on_start = say_started;
+	return 0;
+}
+
+/* The end of a run: a command that could not be executed (its exec's
+ * errno) gets the shell's status and no output file; a runtime error
+ * its message; otherwise the output file is committed and the
+ * command's status returned. */
+static int finish_run(int ret, int exec_errno, int exit_code, struct px_outfile *out)
+{
+	if (ret && exec_errno) {
+		fprintf(stderr, "pfmon: %s\n", px_last_error());
+		if (out->f)
+			px_outfile_discard(out);
+		return px_exec_exit_code(exec_errno);
+	}
+	if (ret)
+		return runtime_error(out);
+	if (out->f && px_outfile_commit(out)) {
+		fprintf(stderr, "pfmon: %s\n", px_last_error());
+		return EXIT_RUNTIME;
+	}
+	return exit_code;
+}
+
+static int measure(struct options *o, char **cmd, struct px_outfile *out)
+{
+	struct px_monitor_opts mo;
+	struct px_out pr;
+	struct px_mon_interval iv = { 0 };
+	struct px_monitor m;
+	int *cpus, ret;
+
+	output_settings(o, &pr);
+	if ((ret = plan_run(o, cmd, &mo, &cpus)))
+		return ret;
+	if (px_backend_select(o->backend, &mo.backend)) {
+		free(cpus);
+		return runtime_error(out);
+	}
 	if (o->print_interval) {
 		size_t total = 0;
 
@@ -335,38 +375,20 @@ static int measure(struct options *o, char **cmd, struct px_outfile *out)
 			free(cpus);
 			return runtime_error(out);
 		}
-		mo.print_interval_ns = (uint64_t)o->print_interval * 1000000ull;
 		mo.on_interval = px_mon_interval_print;
 		mo.interval_arg = &iv;
 	}
-	if (o->verbose) {
+	if (o->verbose)
 		fprintf(stderr, "pfmon: backend %s, %zu event set(s)\n", mo.backend->name, o->nsets);
-		mo.on_start = say_started;
-	}
 	ret = px_monitor_run(&mo, &m);
 	free(cpus);
 	px_mon_interval_free(&iv);
-	if (ret && m.exec_errno) {
-		int exit_code = px_exec_exit_code(m.exec_errno);
-
-		fprintf(stderr, "pfmon: %s\n", px_last_error());
-		px_monitor_free(&m);
-		if (out->f)
-			px_outfile_discard(out);
-		return exit_code;
+	if (!ret) {
+		warn_unsupported(&m);
+		px_mon_print(out->f ? out->f : stdout, &m, &pr);
 	}
-	if (ret) {
-		px_monitor_free(&m);
-		return runtime_error(out);
-	}
-	warn_unsupported(&m);
-	px_mon_print(out->f ? out->f : stdout, &m, &pr);
-	ret = m.exit_code;
+	ret = finish_run(ret, m.exec_errno, m.exit_code, out);
 	px_monitor_free(&m);
-	if (out->f && px_outfile_commit(out)) {
-		fprintf(stderr, "pfmon: %s\n", px_last_error());
-		return EXIT_RUNTIME;
-	}
 	return ret;
 }
 
@@ -441,88 +463,48 @@ static void free_sets(struct px_smpl_pmd **pmds, size_t n)
 	free(pmds);
 }
 
-/* What sampling several sets cannot do on the perf backend. */
-static void check_perf_sets(const struct options *o, struct px_smpl_pmd **pmds)
-{
-	for (size_t s = 0; s < o->nsets && o->nsets > 1; s++) {
-		if (px_smpl_periods_change(pmds[s], o->sets[s].n))
-			usage_error("with several event sets, randomised periods and short periods other than the long are exact on the perf backend only with one set (its task is stopped at each overflow): use --backend=module");
-		if (pmds[s][0].switch_ovfls && (o->system_wide || o->follow))
-			usage_error("--switch-ovfls switches the sets of one task on the perf backend (perf limits the overflows of no inherited event, and each CPU would switch on its own): drop --follow-* and --system-wide, or use --backend=module");
-	}
-}
-
 static int sample(struct options *o, char **cmd, struct px_outfile *out)
 {
-	struct px_smpl_session_opts so = { .argv = cmd && cmd[0] ? cmd : NULL,
-					   .smpl_outfile = o->smpl_outfile,
+	struct px_smpl_session_opts so = { .smpl_outfile = o->smpl_outfile,
 					   .json = o->json, .resolve = o->resolve,
 					   .folded = o->folded, .flamegraph = o->flamegraph,
 					   .callers = o->profile_callers };
 	struct px_out pr;
-	struct px_smpl_pmd **pmds, *pmds0;
+	struct px_smpl_pmd **pmds;
+	const struct px_backend *be;
 	struct px_smpl_session ss;
-	int *cpus = NULL, ret;
-	size_t ncpus = 0;
+	int *cpus, ret;
 
 	output_settings(o, &pr);
 	o->smpl.saturate = o->saturate;
 	o->smpl.no_block = o->no_block;
 	pmds = build_sets(o, &so.smpl);
-	pmds0 = pmds[0];
-	ret = px_sampler_select(o->backend, &so.ops);
+	ret = px_backend_select(o->backend, &be);
 	if (ret == -EINVAL)	/* a name px_backend_select() does not know */
 		usage_error(px_last_error());
 	if (ret) {
 		free_sets(pmds, o->nsets);
 		return runtime_error(NULL);
 	}
-	if (so.ops == &px_sampler_perf_ops)
-		check_perf_sets(o, pmds);
-	if (so.ops == &px_sampler_perf_ops && px_smpl_periods_change(pmds0, o->sets[0].n)) {
-		/* sampler.h: the perf sampler sets such periods with the task
-		 * stopped at each overflow, which needs one traced task */
-		if (o->system_wide)
-			usage_error("randomised periods (--smpl-periods-random) and short periods other than the long are exact on the perf backend only for a command's own task, stopped at each overflow; a CPU's tasks cannot be stopped: use --backend=module, which sets each period in its overflow handler");
-		if (o->follow)
-			usage_error("randomised periods (--smpl-periods-random) and short periods other than the long are exact on the perf backend only for a command's own task, stopped at each overflow, not for the children and threads --follow-* adds: drop --follow-*, or use --backend=module, which sets each period in its overflow handler");
-	}
-	if (o->system_wide &&
-	    (o->cpu_list ? px_cpulist_parse(o->cpu_list, &cpus, &ncpus)
-			 : px_cpulist_online(&cpus, &ncpus))) {
-		fprintf(stderr, "pfmon: %s\n", px_last_error());
+	so.ops = be->sampler;
+	if (px_sampler_check_run(so.ops, o->sets, o->nsets,
+				 (const struct px_smpl_pmd *const *)pmds,
+				 o->system_wide, o->follow))
+		usage_error(px_last_error());
+	if ((ret = plan_run(o, cmd, &so.mon, &cpus))) {
 		free_sets(pmds, o->nsets);
-		return o->cpu_list ? EXIT_USAGE : EXIT_RUNTIME;
+		return ret;
 	}
-	so.sets = o->sets;
-	so.nsets = o->nsets;
 	so.pmds = (const struct px_smpl_pmd *const *)pmds;
-	so.switch_ns = (uint64_t)o->switch_ms * 1000000ull;
-	so.follow = o->follow;
-	so.attach_pid = o->attach_pid;
-	so.cpus = cpus;
-	so.ncpus = ncpus;
-	so.session_timeout_ns = (uint64_t)o->session_timeout * 1000000000ull;
-	so.print_interval_ns = (uint64_t)o->print_interval * 1000000ull;
 	so.interval_f = out->f ? out->f : stdout;
 	so.interval_out = &pr;
 	so.by = profile_by(o);
-	if (o->verbose) {
-		fprintf(stderr, "pfmon: backend %s, sampling %s\n",
-			so.ops->name,
-			ncpus ? "per CPU" : o->attach_pid ? "the attached task" : "the command");
-		so.on_start = say_started;
-	}
+	if (o->verbose)
+		fprintf(stderr, "pfmon: backend %s, sampling %s\n", so.ops->name,
+			so.mon.ncpus ? "per CPU" : o->attach_pid ? "the attached task" : "the command");
 	ret = px_smpl_session_run(&so, &ss);
 	free(cpus);
-	if (ret && ss.exec_errno) {
-		ret = px_exec_exit_code(ss.exec_errno);
-		fprintf(stderr, "pfmon: %s\n", px_last_error());
-		if (out->f)
-			px_outfile_discard(out);
-	} else if (ret) {
-		ret = runtime_error(out);
-	} else {
+	if (!ret) {
 		/* the session's settings (pmds) serve the report too */
 		px_smpl_report_print(out->f ? out->f : stdout, &ss, &pr);
 		if (o->verbose) {
@@ -534,14 +516,10 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 			fprintf(stderr, "pfmon: resolved %zu samples in %.3f ms\n", ss.nrecs,
 				ss.resolve_ns / 1e6);
 		}
-		ret = ss.run.exit_code;
 	}
+	ret = finish_run(ret, ss.exec_errno, ss.run.exit_code, out);
 	px_smpl_session_free(&ss);
 	free_sets(pmds, o->nsets);
-	if (out->f && px_outfile_commit(out)) {
-		fprintf(stderr, "pfmon: %s\n", px_last_error());
-		return EXIT_RUNTIME;
-	}
 	return ret;
 }
 

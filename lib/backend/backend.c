@@ -1,7 +1,6 @@
 /* Choosing a backend by name. */
 #include "backend.h"
 #include "error.h"
-#include "sampler.h"
 
 #include <errno.h>
 #include <string.h>
@@ -35,17 +34,5 @@ int px_backend_select(const char *name, const struct px_backend **out)
 	if (ret)
 		return ret;
 	*out = be;
-	return 0;
-}
-
-int px_sampler_select(const char *name, const struct px_sampler_ops **out)
-{
-	const struct px_backend *be;
-	int ret = px_backend_select(name, &be);
-
-	if (ret)
-		return ret;
-	*out = be == &px_backend_module ? &px_sampler_module_ops
-					 : &px_sampler_perf_ops;
 	return 0;
 }

@@ -20,8 +20,13 @@ struct px_target {
 	bool enable_on_exec;	/* start at the task's next execve() */
 };
 
+struct px_sampler_ops;
+
 struct px_backend {
 	const char *name;
+	/* the backend's sampler: sampling is counting plus a buffer
+	 * (sampler.h) */
+	const struct px_sampler_ops *sampler;
 	/* 0 when the backend can be used here, else -errno and the reason in
 	 * px_last_error(). */
 	int (*probe)(void);
@@ -64,14 +69,9 @@ extern const struct px_backend px_backend_perf;
 extern const struct px_backend px_backend_module;
 
 /* "auto", "perf" or "module".  auto picks the module when /dev/perfmon
- * is present and this user may open it, and the perf backend otherwise.
+ * is present and this user may open it, and the perf backend otherwise,
+ * for counting and sampling alike.
  * Returns 0 and *out, or -errno with a message naming what is missing. */
 int px_backend_select(const char *name, const struct px_backend **out);
-
-struct px_sampler_ops;
-
-/* The sampler of the backend px_backend_select() picks by that name:
- * auto means the same for sampling as for counting. */
-int px_sampler_select(const char *name, const struct px_sampler_ops **out);
 
 #endif

@@ -210,6 +210,16 @@ int px_smpl_check(const struct px_event *evs, size_t n,
  * target that is one traced task, opened just after its exec. */
 bool px_smpl_periods_change(const struct px_smpl_pmd *pmds, size_t n);
 
+struct px_sampler_ops;
+
+/* What a sampler cannot do with these sets on this target (the perf
+ * sampler's limits with changing periods and triggers; see above).
+ * 0, or -EINVAL with px_last_error() saying what to change. */
+int px_sampler_check_run(const struct px_sampler_ops *ops,
+			 const struct px_event_set *sets, size_t nsets,
+			 const struct px_smpl_pmd *const *pmds,
+			 bool system_wide, bool follow);
+
 /* Open the events on the target, stopped (or armed for exec with
  * t->enable_on_exec).  inherit samples the children too (one ring per
  * CPU, as perf needs).  Returns 0 or -errno with px_last_error(). */
@@ -258,6 +268,13 @@ int px_sampler_body(void *sampler, unsigned set, unsigned ovfl_pmd);
  * and tasks() are empty, the caller takes the mappings itself. */
 struct px_sampler_ops {
 	const char *name;
+	/* What the sampler does itself: records its tasks' mappings and
+	 * names as they happen (a side band; else the session reads them
+	 * from /proc when a traced process exits), and follows the children
+	 * and threads of a command (perf's inherit; else the session traces
+	 * them and opens a sampler on each). */
+	bool task_mappings;
+	bool inherits;
 	int (*open)(const struct px_event *evs, size_t n,
 		    const struct px_smpl_pmd *pmds, const struct px_target *t,
 		    const struct px_smpl_opts *o, void **out);

@@ -26,10 +26,10 @@ static void each_sampling_event(const struct px_smpl_session *s,
 {
 	const struct px_smpl_session_opts *o = &s->o;
 
-	for (size_t set = 0; set < o->nsets; set++) {
-		for (size_t i = 0; i < o->sets[set].n; i++) {
+	for (size_t set = 0; set < o->mon.nsets; set++) {
+		for (size_t i = 0; i < o->mon.sets[set].n; i++) {
 			size_t k = px_smpl_event_index(o, set, i);
-			struct smpl_count c = { .name = o->sets[set].events[i].name,
+			struct smpl_count c = { .name = o->mon.sets[set].events[i].name,
 						.set = set, .raw = s->per_event[k],
 						.v = &s->event_values[k] };
 
@@ -360,9 +360,9 @@ static void print_text(FILE *f, const struct px_smpl_session *s, size_t top)
 	if (st->side_lost)
 		fprintf(f, "%-20s %" PRIu64 " (some samples may not resolve)\n",
 			"mapping records lost", st->side_lost);
-	if (s->o.nsets > 1) {
+	if (s->o.mon.nsets > 1) {
 		fprintf(f, "%-20s", "set activations");
-		for (size_t k = 0; k < s->o.nsets; k++)
+		for (size_t k = 0; k < s->o.mon.nsets; k++)
 			fprintf(f, " %" PRIu64, s->set_runs[k]);
 		fputc('\n', f);
 	}
@@ -416,7 +416,7 @@ static void print_csv(FILE *f, const struct px_smpl_session *s, size_t top, cons
 	px_run_csv_rows(f, sep);
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		fprintf(f, "summary%s%s%s%" PRIu64 "\n", sep, rows[i].k, sep, rows[i].v);
-	for (size_t k = 0; k < s->o.nsets; k++)
+	for (size_t k = 0; k < s->o.mon.nsets; k++)
 		fprintf(f, "summary%sset_runs_%zu%s%" PRIu64 "\n", sep, k, sep, s->set_runs[k]);
 	if (s->cg)
 		fprintf(f, "summary%schain_frames%s%" PRIu64 "\nsummary%sunknown_frames%s%" PRIu64
@@ -479,7 +479,7 @@ static void print_json(FILE *f, const struct px_smpl_session *s, size_t top)
 		bool first = true;
 
 		fputs(",\"set_runs\":[", f);
-		for (size_t k = 0; k < s->o.nsets; k++)
+		for (size_t k = 0; k < s->o.mon.nsets; k++)
 			fprintf(f, "%s%" PRIu64, k ? "," : "", s->set_runs[k]);
 		fputs("],\"events\":[", f);
 		each_sampling_event(s, json_count, f, &first);

@@ -302,18 +302,18 @@ size_t px_smpl_event_index(const struct px_smpl_session_opts *o, size_t s, size_
 {
 	size_t base = 0;
 
-	for (size_t k = 0; k < s && k < o->nsets; k++)
-		base += o->sets[k].n;
+	for (size_t k = 0; k < s && k < o->mon.nsets; k++)
+		base += o->mon.sets[k].n;
 	return base + i;
 }
 
 void px_smpl_event_label(const struct px_smpl_session_opts *o, size_t s, size_t i,
 			 char *buf, size_t len)
 {
-	if (o->nsets > 1)
-		snprintf(buf, len, "%s (set %zu)", o->sets[s].events[i].name, s);
+	if (o->mon.nsets > 1)
+		snprintf(buf, len, "%s (set %zu)", o->mon.sets[s].events[i].name, s);
 	else
-		snprintf(buf, len, "%s", o->sets[s].events[i].name);
+		snprintf(buf, len, "%s", o->mon.sets[s].events[i].name);
 }
 
 /* What the perfmon module has loaded: each format a module of its own
@@ -426,7 +426,7 @@ static int keep_sample(void *arg, const struct px_sample *x)
 	if (s->o.smpl.callgraph != PX_CALLGRAPH_NONE && keep_chain(s, r, x))
 		return px_fail(ENOMEM, "out of memory keeping the call chains of %zu samples",
 			       s->nrecs);
-	if (x->set < s->o.nsets && x->ovfl_pmd < s->o.sets[x->set].n)
+	if (x->set < s->o.mon.nsets && x->ovfl_pmd < s->o.mon.sets[x->set].n)
 		s->per_event[px_smpl_event_index(&s->o, x->set, x->ovfl_pmd)]++;
 	return 0;
 }
@@ -462,13 +462,13 @@ static void prefetch_start(struct px_smpl_session *s)
 	const struct px_smpl_session_opts *o = &s->o;
 	bool kernel = false;
 
-	if (o->ncpus)
+	if (o->mon.ncpus)
 		return;
 
-	for (size_t set = 0; set < o->nsets; set++)
-		for (size_t i = 0; i < o->sets[set].n; i++)
+	for (size_t set = 0; set < o->mon.nsets; set++)
+		for (size_t i = 0; i < o->mon.sets[set].n; i++)
 			kernel |= o->pmds[set][i].long_period &&
-				  !o->sets[set].events[i].exclude_kernel;
+				  !o->mon.sets[set].events[i].exclude_kernel;
 	if (kernel || reads_dwarf(s))
 		(void)px_prefetch_start(&s->prefetch, kernel, o->kallsyms);
 }
@@ -591,7 +591,7 @@ static int snapshot_system(struct px_smpl_session *s)
 
 bool px_smpl_session_per_process(const struct px_smpl_session_opts *o)
 {
-	return o->ncpus && px_profile_by_place(o->by);
+	return o->mon.ncpus && px_profile_by_place(o->by);
 }
 
 uint64_t px_smpl_lost_total(const struct px_smpl_stats *st)
@@ -687,9 +687,9 @@ static void print_interval(const struct px_monitor *m, void *arg)
  * how many times each set was active. */
 static void keep_event_values(struct px_smpl_session *s, const struct px_monitor *m)
 {
-	for (size_t set = 0; set < s->o.nsets; set++) {
+	for (size_t set = 0; set < s->o.mon.nsets; set++) {
 		s->set_runs[set] = m->set_runs[set];
-		for (size_t i = 0; i < s->o.sets[set].n; i++)
+		for (size_t i = 0; i < s->o.mon.sets[set].n; i++)
 			px_mon_value(m, NULL, set, i,
 				     &s->event_values[px_smpl_event_index(&s->o, set, i)]);
 	}
@@ -698,41 +698,38 @@ static void keep_event_values(struct px_smpl_session *s, const struct px_monitor
 static int sample_run(struct px_smpl_session *s)
 {
 	const struct px_smpl_session_opts *o = &s->o;
-	bool perf = o->ops == &px_sampler_perf_ops;
-	/* the module's samplers record no mappings, nor do perf's that are
-	 * opened after the exec (they stop at overflows): the command's are
-	 * read at its exit */
+	bool records = o->ops->task_mappings;
+	/* samplers that record no mappings, and those opened after the exec
+	 * (they stop at overflows): the command's are read at its exit */
 	struct px_monitor_sampling sm = {
 		.ops = o->ops, .pmds = o->pmds, .opts = o->smpl,
-		.at_exit = !perf || px_smpl_periods_change(o->pmds[0], o->sets[0].n) ?
+		.at_exit = !records || (o->ops->stops && o->ops->stops(o->pmds[0], o->mon.sets[0].n)) ?
 			   exit_snapshot : NULL,
 		.arg = s,
 	};
-	struct px_monitor_opts mo = {
-		.sets = o->sets, .nsets = o->nsets, .switch_ns = o->switch_ns,
-		.sampling = &sm,
-		.follow = o->follow, .inherit = perf && o->follow, .argv = o->argv, .attach_pid = o->attach_pid,
-		.system_wide = o->ncpus > 0, .cpus = o->cpus, .ncpus = o->ncpus,
-		.session_timeout_ns = o->session_timeout_ns,
-		.on_start = o->on_start, .start_arg = o->start_arg,
-	};
+	struct px_monitor_opts mo = o->mon;
 	struct px_monitor m;
 	struct px_maps self = { 0 };
 	int ret = 0;
 
+	mo.sampling = &sm;
+	mo.inherit = o->ops->inherits && o->mon.follow;
+	mo.system_wide = o->mon.ncpus > 0;
+	mo.print_interval_ns = 0;
+	mo.on_interval = NULL;
 	sm.opts.on_sample = keep_sample;
 	sm.opts.on_map = s->prefetch && reads_dwarf(s) ? prefetch_map : NULL;
 	sm.opts.arg = s;
-	if (o->print_interval_ns && o->interval_f && o->interval_out) {
-		mo.print_interval_ns = o->print_interval_ns;
+	if (o->mon.print_interval_ns && o->interval_f && o->interval_out) {
+		mo.print_interval_ns = o->mon.print_interval_ns;
 		mo.on_interval = print_interval;
 		mo.interval_arg = s;
 	}
-	if (o->ncpus)
+	if (o->mon.ncpus)
 		ret = snapshot_system(s);
-	else if (o->attach_pid > 0)
-		ret = snapshot_process(s, o->attach_pid);
-	else if (perf && o->argv && s->cg)	/* the command's before its exec */
+	else if (o->mon.attach_pid > 0)
+		ret = snapshot_process(s, o->mon.attach_pid);
+	else if (records && o->mon.argv && s->cg)	/* the command's before its exec */
 		(void)px_maps_snapshot(&self, 0);
 	if (ret)
 		return ret;
@@ -1057,8 +1054,8 @@ static int resolve_all(struct px_smpl_session *s, struct px_smpl_out *out)
 	if (s->cg && (ret = px_chains_new(&chains, s->cg)))
 		return ret;
 	/* every sampling event has a profile, even an empty one */
-	for (size_t set = 0; set < o->nsets; set++)
-		for (size_t i = 0; i < o->sets[set].n; i++) {
+	for (size_t set = 0; set < o->mon.nsets; set++)
+		for (size_t i = 0; i < o->mon.sets[set].n; i++) {
 			if (!o->pmds[set][i].long_period)
 				continue;
 			px_smpl_event_label(o, set, i, label, sizeof(label));
@@ -1082,7 +1079,7 @@ static int resolve_all(struct px_smpl_session *s, struct px_smpl_out *out)
 		struct px_chain ch = { 0 };
 		const uint32_t *frames = NULL;
 		size_t k = 0, nframes = 0;
-		bool known = rec->set < o->nsets && rec->pmd < o->sets[rec->set].n;
+		bool known = rec->set < o->mon.nsets && rec->pmd < o->mon.sets[rec->set].n;
 		size_t e = known ? px_smpl_event_index(o, rec->set, rec->pmd) : s->nevents;
 
 		if (ev_id[e] < 0) {
@@ -1243,10 +1240,10 @@ int px_smpl_session_run(const struct px_smpl_session_opts *o,
 	s->o = *o;
 	if (!s->o.ops)
 		s->o.ops = &px_sampler_perf_ops;
-	s->nevents = px_smpl_event_index(o, o->nsets, 0);
+	s->nevents = px_smpl_event_index(o, o->mon.nsets, 0);
 	s->per_event = calloc(s->nevents + 1, sizeof(*s->per_event));
 	s->event_values = calloc(s->nevents + 1, sizeof(*s->event_values));
-	s->set_runs = calloc(o->nsets + 1, sizeof(*s->set_runs));
+	s->set_runs = calloc(o->mon.nsets + 1, sizeof(*s->set_runs));
 	if (!s->per_event || !s->event_values || !s->set_runs)
 		return px_fail(ENOMEM, "out of memory");
 	if ((ret = files_open(o, &fl)))

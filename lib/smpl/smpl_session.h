@@ -65,27 +65,15 @@ void px_smpl_formats_print(FILE *f);
 struct px_out;
 
 struct px_smpl_session_opts {
-	struct px_event_set *sets;	/* the event sets, multiplexed */
-	size_t nsets;
-	const struct px_smpl_pmd *const *pmds;	/* [nsets] each set's */
-	uint64_t switch_ns;		/* sets without a trigger switch after
-					 * this much of the target's time;
-					 * 0: 100 ms */
+	/* the run, as counting gives it (sets, switching, the command, task
+	 * or CPUs, the timers and on_start); its sampling, inherit,
+	 * system_wide and on_interval are the session's */
+	struct px_monitor_opts mon;
+	const struct px_smpl_pmd *const *pmds;	/* [mon.nsets] each set's */
 	struct px_smpl_opts smpl;	/* on_sample/arg are the session's */
-	char *const *argv;		/* the command, or NULL */
-	pid_t attach_pid;		/* > 0: sample this running task */
-	unsigned follow;		/* PX_FOLLOW_*: children and threads
-					 * (perf: its inherit; the module:
-					 * a context on each, traced) */
-	const int *cpus;		/* system-wide: one sampler per CPU */
-	size_t ncpus;
-	uint64_t session_timeout_ns;	/* 0: until the command or task ends */
-	uint64_t print_interval_ns;	/* > 0: samples and lost that often */
-	FILE *interval_f;		/* where the intervals go */
+	FILE *interval_f;		/* where mon.print_interval_ns's
+					 * lines (samples and lost) go */
 	const struct px_out *interval_out;	/* and how */
-	/* called once sampling runs (see px_monitor_opts.on_start) */
-	void (*on_start)(const struct px_monitor *m, void *arg);
-	void *start_arg;
 	const char *smpl_outfile;	/* every sample, or NULL */
 	bool json;			/* JSON Lines sample file */
 	bool resolve;			/* resolved places in the sample file */

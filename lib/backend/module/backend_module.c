@@ -535,6 +535,7 @@ static int module_set_runs(void *state, uint64_t *runs, size_t nsets)
 
 const struct px_backend px_backend_module = {
 	.name = "module",
+	.sampler = &px_sampler_module_ops,
 	.probe = module_probe,
 	.open = module_open,
 	.enable = module_enable,

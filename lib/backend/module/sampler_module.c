@@ -711,6 +711,8 @@ static size_t m_tasks(const void *state, const struct px_task_event **t)
 
 const struct px_sampler_ops px_sampler_module_ops = {
 	.name = "module",
+	.task_mappings = false,
+	.inherits = false,
 	.open = m_open,
 	.enable = m_enable,
 	.poll = m_poll,

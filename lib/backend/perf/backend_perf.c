@@ -2,6 +2,7 @@
 #include "backend.h"
 #include "error.h"
 #include "perf_syscall.h"
+#include "sampler.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -219,6 +220,7 @@ static void perf_close(void *state)
 
 const struct px_backend px_backend_perf = {
 	.name = "perf",
+	.sampler = &px_sampler_perf_ops,
 	.probe = perf_probe,
 	.open = perf_open,
 	.enable = perf_enable,

@@ -77,6 +77,8 @@ static bool perf_switch_due(const void *s)
 
 const struct px_sampler_ops px_sampler_perf_ops = {
 	.name = "perf",
+	.task_mappings = true,
+	.inherits = true,
 	.open = perf_open,
 	.enable = perf_enable,
 	.poll = perf_poll,
