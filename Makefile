@@ -56,7 +56,7 @@ CMD_LDFLAGS = -no-pie
 
 CFLAGS ?= -O2 -g
 # lib/ is in folders by responsibility (base, event, backend/perf,
-# backend/module, session, smpl, symbols, profile, report); its headers
+# backend/module, backend/perfev, session, symbols, profile, report); its headers
 # are found by name in any of them.
 LIB_DIRS := $(sort $(dir $(shell find lib -name '*.h')))
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
@@ -75,7 +75,7 @@ JSON_LIBS := $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null)
 PUBLIC_HDRS = lib/base/cpulist.h lib/base/error.h lib/base/outfile.h \
 	lib/base/scale.h lib/base/stats.h lib/event/events.h \
 	lib/backend/backend.h lib/session/monitor.h lib/session/target.h \
-	lib/backend/sampler.h lib/smpl/smpl_session.h lib/smpl/procs.h \
+	lib/backend/sampler.h lib/session/smpl_session.h lib/session/smpl_spec.h lib/symbols/procs.h \
 	lib/symbols/symbols.h lib/profile/profile.h lib/report/emit.h \
 	lib/report/report.h lib/report/mon_report.h lib/report/smpl_report.h \
 	lib/report/listing.h lib/profile/callgraph.h lib/base/bigbuf.h \

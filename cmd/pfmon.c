@@ -472,6 +472,7 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 	struct px_out pr;
 	struct px_smpl_pmd **pmds;
 	const struct px_backend *be;
+	struct px_smpl_interval siv = { 0 };
 	struct px_smpl_session ss;
 	int *cpus, ret;
 
@@ -496,13 +497,17 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 		return ret;
 	}
 	so.pmds = (const struct px_smpl_pmd *const *)pmds;
-	so.interval_f = out->f ? out->f : stdout;
-	so.interval_out = &pr;
+	if (o->print_interval) {
+		siv.f = out->f ? out->f : stdout;
+		siv.out = &pr;
+		so.mon.on_interval = px_smpl_interval_print;
+		so.mon.interval_arg = &siv;
+	}
 	so.by = profile_by(o);
 	if (o->verbose)
 		fprintf(stderr, "pfmon: backend %s, sampling %s\n", so.ops->name,
 			so.mon.ncpus ? "per CPU" : o->attach_pid ? "the attached task" : "the command");
-	ret = px_smpl_session_run(&so, &ss);
+	ret = px_smpl_measure(&so, &ss);
 	free(cpus);
 	if (!ret) {
 		/* the session's settings (pmds) serve the report too */

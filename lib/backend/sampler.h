@@ -153,7 +153,7 @@ struct px_mapping {
 	uint32_t prot, flags;
 	char path[PATH_MAX];
 	uint64_t time;		/* when mapped (perf's clock, as the samples'
-				 * time); lib/smpl/procs.h for those read */
+				 * time); lib/symbols/procs.h for those read */
 };
 
 /* PERF_RECORD_COMM, _FORK and _EXIT. */

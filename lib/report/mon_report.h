@@ -10,11 +10,6 @@
 #include "monitor.h"
 #include "scale.h"
 
-/* The value of set s, event i in unit u, scaled to the unit's whole time
- * (the sum of its sets' times); NULL: the sum over all units. */
-void px_mon_value(const struct px_monitor *m, const struct px_unit *u,
-		  size_t s, size_t i, struct px_value *v);
-
 /* CSV has one header for the interval rows and the final rows:
  * unit,pid,tid,cpu,set,event,value,raw,active_pct,status,seconds,ci95_pct */
 void px_mon_print(FILE *f, const struct px_monitor *m, struct px_out *o);

@@ -1,6 +1,7 @@
 /* pfmon's sampling summary and profiles, in text, CSV and JSON on the
  * primitives of emit.h. */
 #include "smpl_report.h"
+#include "interval.h"
 #include "profile.h"
 #include "callgraph.h"
 
@@ -530,4 +531,24 @@ void px_smpl_report_print(FILE *f, const struct px_smpl_session *s,
 		print_csv(f, s, o->top, o->sep);
 	else
 		print_text(f, s, o->top);
+}
+
+void px_smpl_interval_print(const struct px_monitor *m, void *arg)
+{
+	struct px_smpl_interval *iv = arg;
+	double t = m->elapsed_ns / 1e9;
+	struct px_smpl_stats st;
+	struct { const char *name; uint64_t value, *prev; } rows[2];
+
+	px_smpl_totals(m, &st);
+	rows[0] = (typeof(rows[0])){ "samples", st.samples, &iv->samples };
+	rows[1] = (typeof(rows[1])){ "lost", px_smpl_lost_total(&st), &iv->lost };
+	for (size_t i = 0; i < 2; i++) {
+		uint64_t delta = rows[i].value - *rows[i].prev;
+
+		*rows[i].prev = rows[i].value;
+		px_interval_row(iv->f, iv->out, t, -1, rows[i].name, (double)delta,
+				(double)rows[i].value);
+	}
+	fflush(iv->f);
 }

@@ -1,5 +1,6 @@
-/* Printing a sampling session: the closing summary (samples, lost, the
- * buffer's events) and the profile of each sampled event. */
+/* A sampling session's measurement and its outputs: the closing summary
+ * (samples, lost, the buffer's events), the profile of each sampled
+ * event, the sample file and the call graph's files. */
 #ifndef PX_SMPL_REPORT_H
 #define PX_SMPL_REPORT_H
 
@@ -10,5 +11,31 @@
 
 void px_smpl_report_print(FILE *f, const struct px_smpl_session *s,
 			  const struct px_out *o);
+
+/* --print-interval while sampling: the samples recorded and lost since
+ * the last line, as the session's mon.on_interval with a struct
+ * px_smpl_interval (zeroed but for f and out) as its argument. */
+struct px_smpl_interval {
+	FILE *f;
+	const struct px_out *out;
+	uint64_t samples, lost;	/* at the last line */
+};
+void px_smpl_interval_print(const struct px_monitor *m, void *iv);
+
+/* The whole sampling measurement (smpl_measure.c): the files of o
+ * opened, the session run, its samples resolved into the profile, the
+ * sample file, folded stacks and flame graph written, each whole or not
+ * at all.  As px_smpl_session_run() for the return and for s, which
+ * px_smpl_session_free() frees in every case. */
+int px_smpl_measure(const struct px_smpl_session_opts *o, struct px_smpl_session *s);
+
+/* A session's call graph as folded stacks, and as a flame graph per
+ * event (smpl_graphs.c).  0 or -errno. */
+int px_smpl_write_folded(const struct px_smpl_session *s, FILE *f);
+int px_smpl_write_flamegraph(const struct px_smpl_session *s, FILE *f);
+
+/* --smpl-module-info: the formats, their layouts and flags
+ * (smpl_formats.c). */
+void px_smpl_formats_print(FILE *f);
 
 #endif

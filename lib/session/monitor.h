@@ -135,6 +135,12 @@ void px_monitor_free(struct px_monitor *m);
  * report).  0 or -errno. */
 int px_monitor_drain(struct px_monitor *m);
 
+/* The value of set s, event i in unit u, scaled to the unit's whole time
+ * (the sum of its sets' times), with its interval; NULL: the sum over
+ * all units (mon_value.c). */
+void px_mon_value(const struct px_monitor *m, const struct px_unit *u,
+		  size_t s, size_t i, struct px_value *v);
+
 /* Index of set s's event i in a unit's counts/status arrays. */
 size_t px_monitor_index(const struct px_monitor *m, size_t set, size_t i);
 

@@ -8,7 +8,7 @@
 
 #include "callgraph.h"
 #include "error.h"
-#include "smpl_chains.h"
+#include "chains.h"
 #include "symbols.h"
 
 #include <stdint.h>

@@ -26,7 +26,7 @@
  *  - the module records no mappings or exec names (the spec leaves the
  *    correlation of samples with processes to the tool, section 6.3.2):
  *    per task, the caller reads the mappings of each process at its exit
- *    (lib/smpl/smpl_session.c); per CPU, each context has a side band beside
+ *    (lib/session/smpl_session.c); per CPU, each context has a side band beside
  *    it (lib/backend/perfev/sideband.h: the kernel's mmap, exec, fork and exit records of
  *    every task on that CPU, through a perf dummy event), so the
  *    processes that start and end during the session resolve too;

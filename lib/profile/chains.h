@@ -6,9 +6,9 @@
  * the user part ended at a return address of 0, a chain cut short ended
  * by "[truncated]",
  * and the stack counted in the session's call graph (lib/profile/
- * callgraph.h), outermost frame first.  Internal to lib/smpl. */
-#ifndef PX_SMPL_CHAINS_H
-#define PX_SMPL_CHAINS_H
+ * callgraph.h), outermost frame first.  Internal to the library. */
+#ifndef PX_CHAINS_H
+#define PX_CHAINS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,10 +1,9 @@
-/* pfmon's sampling session: the sampling options turned into per-PMD
- * settings, one run of a command sampled on its threads and children (or
- * on a list of CPUs), the samples kept with the mappings recorded while
- * the processes lived, then the sample file, the closing summary and the
- * profile (functions or source lines ranked by samples, per sampling
- * event), printed as text, CSV or JSON.  The front end only fills the
- * structures below and calls these functions. */
+/* pfmon's sampling session: one run of a command sampled on its threads
+ * and children (or of a task, or of a list of CPUs) by the session engine
+ * (monitor.h), its samples kept with the mappings recorded while the
+ * processes lived and the counts of the samplers' events.  What follows
+ * the run lives above: the resolution in lib/profile/smpl_resolve.h, the
+ * files, summary and profile in lib/report/smpl_report.h. */
 #ifndef PX_SMPL_SESSION_H
 #define PX_SMPL_SESSION_H
 
@@ -21,59 +20,17 @@
 #include "callgraph.h"
 #include "bigbuf.h"
 #include "sampler.h"
+#include "smpl_spec.h"
 
-/* The sampling options of one event set (NULL: not given). */
-struct px_smpl_set_spec {
-	const char *long_periods;	/* "N,..." per sampling event */
-	const char *short_periods;	/* "N,..." per sampling event */
-	const char *random;		/* "MASK:SEED,..." per sampling event */
-	const char *switch_ovfls;	/* "N,..." per sampling event: its
-					 * set's turn ends after N overflows */
-};
-
-/* The sampling options as pfmon's command line gives them (NULL or 0:
- * not given). */
-struct px_smpl_spec {
-	struct px_smpl_set_spec *sets;	/* [nsets] each event set's */
-	size_t nsets;
-	const char *module;		/* "default" or "double-buffer" */
-	long entries;			/* buffer capacity in samples */
-	bool saturate;			/* no notification: keep the first
-					 * buffer-full and stop recording */
-	bool no_block;			/* do not hold the command during a
-					 * notification (px_smpl_opts) */
-	const char *call_graph;		/* "fp", "dwarf" or "dwarf,BYTES":
-					 * call chains (the callchain format) */
-	long max_frames;		/* frames per chain; 0: 127 */
-};
-
-/* Whether the options ask for sampling at all. */
-bool px_smpl_spec_sampling(const struct px_smpl_spec *sp);
-
-/* Per-PMD settings for the n events of event set `set`: event i samples
- * when the set's long-period list has an i-th period (a sampling event is
- * one with a period; the others only count and go into the sampling
- * events' sample bodies).  *pmds is the caller's to free().  -EINVAL with
- * px_last_error() for any malformed or inconsistent option (a usage
- * error). */
-int px_smpl_spec_build(const struct px_smpl_spec *sp, size_t set, size_t n,
-		       struct px_smpl_pmd **pmds, struct px_smpl_opts *o);
-
-/* --smpl-module-info: the formats, their layouts and flags. */
-void px_smpl_formats_print(FILE *f);
-
-struct px_out;
 
 struct px_smpl_session_opts {
 	/* the run, as counting gives it (sets, switching, the command, task
-	 * or CPUs, the timers and on_start); its sampling, inherit,
-	 * system_wide and on_interval are the session's */
+	 * or CPUs, the timers, on_start and on_interval, which may sum the
+	 * samplers' statistics with px_smpl_totals()); its sampling,
+	 * inherit and system_wide are the session's */
 	struct px_monitor_opts mon;
 	const struct px_smpl_pmd *const *pmds;	/* [mon.nsets] each set's */
 	struct px_smpl_opts smpl;	/* on_sample/arg are the session's */
-	FILE *interval_f;		/* where mon.print_interval_ns's
-					 * lines (samples and lost) go */
-	const struct px_out *interval_out;	/* and how */
 	const char *smpl_outfile;	/* every sample, or NULL */
 	bool json;			/* JSON Lines sample file */
 	bool resolve;			/* resolved places in the sample file */
@@ -141,19 +98,20 @@ struct px_smpl_session {
 	size_t ahead_files;
 	uint64_t ahead_bytes, ahead_ns;
 	int cb_error;
-	uint64_t iv_samples, iv_lost;	/* at the last interval */
 };
 
 /* Run the session (px_monitor_run with sampling): the command is spawned
  * held, sampled and waited for (or the task attached, or the CPUs sampled
- * until the timeout or a signal);
- * then the samples are resolved into the profile and, with smpl_outfile,
- * written whole or not at all.  Returns 0 (the command's status is in
- * s->run.exit_code), or -errno with px_last_error(); a command that
- * cannot be executed sets s->exec_errno and returns -errno of the exec.
- * Free s with px_smpl_session_free() in every case. */
+ * until the timeout or a signal), and its samples and records kept for
+ * the resolution (lib/profile/smpl_resolve.h).  Returns 0 (the command's
+ * status is in s->run.exit_code), or -errno with px_last_error(); a
+ * command that cannot be executed sets s->exec_errno and returns -errno
+ * of the exec.  Free s with px_smpl_session_free() in every case. */
 int px_smpl_session_run(const struct px_smpl_session_opts *o,
 			struct px_smpl_session *s);
+/* Wait for the reading ahead the run started (lib/symbols/prefetch.h)
+ * and keep its figures (ahead_*): before the resolution. */
+void px_smpl_session_settle(struct px_smpl_session *s);
 void px_smpl_session_free(struct px_smpl_session *s);
 
 /* The index of set s's event i in per_event and event_values. */
@@ -163,6 +121,9 @@ size_t px_smpl_event_index(const struct px_smpl_session_opts *o, size_t s, size_
  * event's, and "EVENT (set S)" with several sets. */
 void px_smpl_event_label(const struct px_smpl_session_opts *o, size_t s, size_t i,
 			 char *buf, size_t len);
+
+/* The statistics of every sampler of a running session, summed. */
+void px_smpl_totals(const struct px_monitor *m, struct px_smpl_stats *st);
 
 /* All the samples lost: by the kernel's ring, to saturation or masking,
  * and to a double buffer's cycling. */

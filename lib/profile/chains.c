@@ -1,5 +1,5 @@
-/* Call chains into call-graph stacks (smpl_chains.h). */
-#include "smpl_chains.h"
+/* Call chains into call-graph stacks (chains.h). */
+#include "chains.h"
 #include "error.h"
 #include "grow.h"
 

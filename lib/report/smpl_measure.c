@@ -1,0 +1,125 @@
+/* One sampling measurement, from the files to the profile: the files
+ * opened before the run (one that cannot be written fails before
+ * anything runs), the run (lib/session/smpl_session.h), the resolution
+ * (lib/profile/smpl_resolve.h) writing each sample to the sample file,
+ * the call graph's files, and every file committed whole, or none. */
+#include "smpl_report.h"
+#include "outfile.h"
+#include "callgraph.h"
+#include "grow.h"
+#include "smpl_output.h"
+#include "smpl_resolve.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* The files a session writes besides its report, each whole or not at
+ * all: opened before the run, so that one that cannot be written fails
+ * before anything runs. */
+struct session_files {
+	struct px_smpl_out samples;
+	struct px_outfile folded, flame;
+	bool has_samples, has_folded, has_flame;
+};
+
+static int files_open(const struct px_smpl_session_opts *o, struct session_files *fl)
+{
+	int ret = 0;
+
+	memset(fl, 0, sizeof(*fl));
+	if (o->smpl_outfile && !(ret = px_smpl_out_open(&fl->samples, o->smpl_outfile, o->json)))
+		fl->has_samples = true;
+	if (!ret && o->folded && !(ret = px_outfile_open(&fl->folded, o->folded, false)))
+		fl->has_folded = true;
+	if (!ret && o->flamegraph && !(ret = px_outfile_open(&fl->flame, o->flamegraph, false)))
+		fl->has_flame = true;
+	return ret;
+}
+
+/* Commit them all after a run that succeeded, else discard them all. */
+static int files_close(struct session_files *fl, int ret)
+{
+	if (fl->has_samples)
+		ret = ret ? (px_smpl_out_discard(&fl->samples), ret) : px_smpl_out_commit(&fl->samples);
+	if (fl->has_folded)
+		ret = ret ? (px_outfile_discard(&fl->folded), ret) : px_outfile_commit(&fl->folded);
+	if (fl->has_flame)
+		ret = ret ? (px_outfile_discard(&fl->flame), ret) : px_outfile_commit(&fl->flame);
+	return ret;
+}
+
+
+/* The sample file's writer during the resolution. */
+struct sample_writer {
+	struct px_smpl_out *out;
+	const char **names;	/* room for a chain's frame names */
+	size_t cap;
+};
+
+/* A sample and its chain into the sample file. */
+static int write_sample(void *arg, const struct px_smpl_session *s,
+			const struct px_sample *x, const struct px_location *loc,
+			const struct px_chain *c, const uint32_t *frames, size_t n)
+{
+	struct sample_writer *w = arg;
+	struct px_smpl_out_chain oc = {
+		c->kernel, c->nkernel, c->user, c->nuser, c->cut, NULL, 0,
+	};
+
+	if (!s->cg)
+		return px_smpl_out_write_resolved(w->out, x, loc);
+	if (s->o.resolve) {
+		if (px_grow((void **)&w->names, &w->cap, 0, n, sizeof(*w->names), 256))
+			return -ENOMEM;
+		for (size_t i = 0; i < n; i++)	/* innermost first */
+			w->names[i] = px_cg_frame_name(s->cg, frames[n - 1 - i]);
+		oc.names = w->names;
+		oc.nnames = n;
+	}
+	return px_smpl_out_write_chain(w->out, x, loc, &oc);
+}
+
+static uint64_t elapsed_ns(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (uint64_t)(t1.tv_sec - t0->tv_sec) * 1000000000ull +
+	       (uint64_t)t1.tv_nsec - (uint64_t)t0->tv_nsec;
+}
+
+/* After the run: the resolution and the files, timed as s->resolve_ns. */
+static int resolve_and_write(struct px_smpl_session *s, struct session_files *fl)
+{
+	struct sample_writer w = { .out = &fl->samples };
+	struct timespec t0;
+	int ret;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	px_smpl_session_settle(s);
+	ret = px_smpl_resolve(s, fl->has_samples ? write_sample : NULL, &w);
+	free(w.names);
+	if (!ret && s->cg && fl->has_folded)
+		ret = px_smpl_write_folded(s, fl->folded.f);
+	if (!ret && s->cg && fl->has_flame)
+		ret = px_smpl_write_flamegraph(s, fl->flame.f);
+	ret = files_close(fl, ret);
+	s->resolve_ns = elapsed_ns(&t0);
+	return ret;
+}
+
+int px_smpl_measure(const struct px_smpl_session_opts *o, struct px_smpl_session *s)
+{
+	struct session_files fl;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	if ((ret = files_open(o, &fl)))
+		return files_close(&fl, ret);
+	ret = px_smpl_session_run(o, s);
+	if (ret)
+		return files_close(&fl, ret);
+	return resolve_and_write(s, &fl);
+}

@@ -1,0 +1,93 @@
+/* The scale step of a session: each unit's counts, and their sum over
+ * the units, scaled to the time measured, with the 95% interval of the
+ * estimate (lib/base/scale.h). */
+#include "monitor.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The time unit u was measured: the sum over sets of the time each set was
+ * enabled (exactly one set is enabled at a time). */
+static uint64_t unit_total(const struct px_monitor *m, const struct px_unit *u)
+{
+	uint64_t total = 0;
+
+	for (size_t s = 0; s < m->opts.nsets; s++) {
+		uint64_t best = 0;
+
+		for (size_t i = 0; i < m->opts.sets[s].n; i++) {
+			const struct px_count *c = &u->counts[px_monitor_index(m, s, i)];
+
+			if (c->enabled > best)
+				best = c->enabled;
+		}
+		total += best;
+	}
+	return total;
+}
+
+/* The value of set s, event i in unit u and the variance of its estimate
+ * (0 when counted whole, NAN when unknown). */
+static void unit_value(const struct px_monitor *m, const struct px_unit *u,
+		       size_t s, size_t i, struct px_value *v, uint64_t *total,
+		       double *variance, double *dof)
+{
+	size_t k = px_monitor_index(m, s, i);
+
+	*total = unit_total(m, u);
+	*variance = NAN;
+	*dof = INFINITY;
+	if (u->status[k]) {
+		memset(v, 0, sizeof(*v));
+		v->state = PX_NOT_SUPPORTED;
+		v->ci95_pct = NAN;
+		return;
+	}
+	/* multiplexed by the kernel inside the set as well: running < enabled */
+	px_value_of(&u->counts[k], *total, v);
+	if (v->state == PX_COUNTED)
+		*variance = 0;
+	else if (v->state == PX_SCALED && u->acts)
+		*variance = px_activations_variance(&u->acts[k], *total, dof);
+	px_value_set_ci(v, *variance, *dof);
+}
+
+void px_mon_value(const struct px_monitor *m, const struct px_unit *u,
+		  size_t s, size_t i, struct px_value *v)
+{
+	uint64_t total, sum_running = 0, sum_total = 0;
+	double variance, sum_variance = 0, dof, min_dof = INFINITY;
+	bool any_supported = false;
+
+	if (u) {
+		unit_value(m, u, s, i, v, &total, &variance, &dof);
+		return;
+	}
+	memset(v, 0, sizeof(*v));
+	v->state = PX_NOT_COUNTED;
+	for (size_t k = 0; k < m->nunits; k++) {
+		struct px_value one;
+
+		unit_value(m, &m->units[k], s, i, &one, &total, &variance, &dof);
+		if (one.state != PX_NOT_SUPPORTED)
+			any_supported = true;
+		sum_total += total;
+		if (one.state < PX_SCALED)
+			continue;
+		v->state = PX_COUNTED;
+		v->raw += one.raw;
+		v->value += one.value;
+		sum_variance += variance;	/* the units' errors are independent */
+		if (!(dof >= min_dof))
+			min_dof = dof;		/* the least known one sets the t */
+		sum_running += m->units[k].counts[px_monitor_index(m, s, i)].running;
+	}
+	if (!any_supported && m->nunits)
+		v->state = PX_NOT_SUPPORTED;
+	if (sum_total)
+		v->active_pct = 100.0 * (double)sum_running / (double)sum_total;
+	if (v->state == PX_COUNTED && v->active_pct < 99.995)
+		v->state = PX_SCALED;
+	v->ci95_pct = v->state == PX_COUNTED ? 0 : NAN;
+	px_value_set_ci(v, sum_variance, min_dof);
+}

@@ -1,0 +1,451 @@
+/* pfmon's sampling session: the run (the session engine with samplers)
+ * and what it keeps for the resolution after it: the samples, their
+ * bodies, chains and stack copies, the mappings and task records, the
+ * processes read from /proc, the samplers' statistics and the counts of
+ * their events. */
+#include "smpl_session.h"
+#include "smpl_store.h"
+#include "symbols.h"
+#include "procs.h"
+#include "error.h"
+#include "grow.h"
+#include "procfs.h"
+#include "prefetch.h"
+#include "sampler_module.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+size_t px_smpl_event_index(const struct px_smpl_session_opts *o, size_t s, size_t i)
+{
+	size_t base = 0;
+
+	for (size_t k = 0; k < s && k < o->mon.nsets; k++)
+		base += o->mon.sets[k].n;
+	return base + i;
+}
+
+void px_smpl_event_label(const struct px_smpl_session_opts *o, size_t s, size_t i,
+			 char *buf, size_t len)
+{
+	if (o->mon.nsets > 1)
+		snprintf(buf, len, "%s (set %zu)", o->mon.sets[s].events[i].name, s);
+	else
+		snprintf(buf, len, "%s", o->mon.sets[s].events[i].name);
+}
+
+/* ---- the run ---- */
+
+/* A sample's chain and stack copy, kept until the run is over. */
+static int keep_chain(struct px_smpl_session *s, struct px_smpl_rec *r,
+		      const struct px_sample *x)
+{
+	size_t n = (size_t)x->nr_kernel + x->nr_user;
+	unsigned char *p;
+
+	if (px_grow((void **)&s->chain_ips, &s->chain_cap, s->nchain_ips, n,
+		    sizeof(*s->chain_ips), 65536))
+		return -ENOMEM;
+	r->coff = s->nchain_ips;
+	r->nkernel = (uint16_t)x->nr_kernel;
+	r->nuser = (uint16_t)x->nr_user;
+	r->cc_flags = (uint16_t)x->cc_flags;
+	memcpy(s->chain_ips + s->nchain_ips, x->frames, n * sizeof(*x->frames));
+	s->nchain_ips += n;
+	r->has_stack = x->regs != NULL;
+	r->stack_size = 0;
+	if (!x->regs)
+		return 0;
+	p = px_bigbuf_append(&s->stacks, 8 * PFM_CC_NREGS + ((x->stack_size + 7) & ~7u));
+	if (!p)
+		return -ENOMEM;
+	r->soff = (size_t)(p - (unsigned char *)s->stacks.p);
+	r->stack_size = x->stack_size;
+	memcpy(p, x->regs, 8 * PFM_CC_NREGS);
+	memcpy(p + 8 * PFM_CC_NREGS, x->stack, x->stack_size);
+	return 0;
+}
+
+static int keep_sample(void *arg, const struct px_sample *x)
+{
+	struct px_smpl_session *s = arg;
+	struct px_smpl_rec *r;
+
+	if (px_grow((void **)&s->recs, &s->cap, s->nrecs, 1, sizeof(*r), 4096) ||
+	    px_grow((void **)&s->vals, &s->vcap, s->nvals, x->nvalues,
+		    sizeof(*s->vals), 4096))
+		return px_fail(ENOMEM, "out of memory keeping %zu samples", s->nrecs);
+	r = &s->recs[s->nrecs++];
+	r->pid = x->pid;
+	r->tid = x->tid;
+	r->cpu = x->cpu;
+	r->set = x->set;
+	r->pmd = x->ovfl_pmd;
+	r->nvalues = (uint16_t)x->nvalues;
+	r->last_reset = x->last_reset_val;
+	r->tstamp = x->tstamp;
+	r->ip = x->ip;
+	r->voff = s->nvals;
+	memcpy(s->vals + s->nvals, x->values, x->nvalues * sizeof(*x->values));
+	s->nvals += x->nvalues;
+	if (s->o.smpl.callgraph != PX_CALLGRAPH_NONE && keep_chain(s, r, x))
+		return px_fail(ENOMEM, "out of memory keeping the call chains of %zu samples",
+			       s->nrecs);
+	if (x->set < s->o.mon.nsets && x->ovfl_pmd < s->o.mon.sets[x->set].n)
+		s->per_event[px_smpl_event_index(&s->o, x->set, x->ovfl_pmd)]++;
+	return 0;
+}
+
+/* A file the command maps: its debug file is inflated while it runs. */
+static void prefetch_map(void *arg, const struct px_mapping *m)
+{
+	struct px_smpl_session *s = arg;
+
+	if (m->prot & PROT_EXEC)
+		px_prefetch_file(s->prefetch, m->path);
+}
+
+bool px_smpl_reads_dwarf(const struct px_smpl_session *s)
+{
+	const struct px_smpl_session_opts *o = &s->o;
+
+	return o->resolve || s->cg ||
+	       (o->by != PX_PROFILE_FUNCTIONS && px_profile_by_place(o->by));
+}
+
+/* The resolution's slow reads, started now on another thread: the
+ * kernel's table when an event samples the kernel, the inflation of the
+ * mapped files' compressed debug files when DWARF is read (prefetch.h).
+ * Without the thread, the resolvers do the same work themselves, as they
+ * do system-wide: there the thread's work would be sampled into the
+ * profile it is for, and taken from the CPUs being measured. */
+static void prefetch_start(struct px_smpl_session *s)
+{
+	const struct px_smpl_session_opts *o = &s->o;
+	bool kernel = false;
+
+	if (o->mon.ncpus)
+		return;
+
+	for (size_t set = 0; set < o->mon.nsets; set++)
+		for (size_t i = 0; i < o->mon.sets[set].n; i++)
+			kernel |= o->pmds[set][i].long_period &&
+				  !o->mon.sets[set].events[i].exclude_kernel;
+	if (kernel || px_smpl_reads_dwarf(s))
+		(void)px_prefetch_start(&s->prefetch, kernel, o->kallsyms);
+}
+
+static void keep_prefetch_stats(struct px_smpl_session *s)
+{
+	struct px_prefetch_stats st;
+
+	px_prefetch_stats(s->prefetch, &st);
+	s->ahead_kernel = st.kernel;
+	s->ahead_files = st.files;
+	s->ahead_bytes = st.bytes;
+	s->ahead_ns = st.busy_ns;
+}
+
+/* Keep maps as process pid's, as of time. */
+static int keep_maps(struct px_smpl_session *s, const struct px_maps *maps, pid_t pid,
+		     uint64_t time)
+{
+	void *g;
+
+	if (!maps->n)
+		return 0;
+	g = realloc(s->maps, (s->nmaps + maps->n) * sizeof(*s->maps));
+	if (!g)
+		return px_fail(ENOMEM, "out of memory");
+	s->maps = g;
+	for (size_t i = 0; i < maps->n; i++) {
+		struct px_mapping *m = &s->maps[s->nmaps++];
+
+		memset(m, 0, sizeof(*m));
+		m->pid = m->tid = (uint32_t)pid;
+		m->time = time;
+		m->start = maps->v[i].start;
+		m->len = maps->v[i].len;
+		m->pgoff = maps->v[i].pgoff;
+		snprintf(m->path, sizeof(m->path), "%s", maps->v[i].path);
+	}
+	return 0;
+}
+
+/* Keep the mappings /proc shows for pid now, as of time (procs.h: 0 at
+ * the start, UINT64_MAX at its exit).  The module's per-task samplers get
+ * no mapping records: the command stays traced (PTRACE_O_TRACEEXIT) and
+ * its mappings are read when it stops at its exit, its memory still there
+ * (the spec's /proc snapshots, section 6.3.2, taken at the one moment that
+ * sees them all). */
+static int snapshot_maps(struct px_smpl_session *s, pid_t pid, uint64_t time)
+{
+	struct px_maps maps = { 0 };
+	int ret = px_maps_snapshot(&maps, pid);
+
+	if (!ret)
+		ret = keep_maps(s, &maps, pid, time);
+	px_maps_free(&maps);
+	return ret;
+}
+
+/* Whether process pid's exec was recorded (a COMM record of it). */
+static bool exec_recorded(const struct px_smpl_session *s, pid_t pid)
+{
+	for (size_t i = 0; i < s->ntasks; i++)
+		if (s->tasks[i].kind == PX_TASK_COMM && s->tasks[i].exec &&
+		    s->tasks[i].pid == (uint32_t)pid)
+			return true;
+	return false;
+}
+
+/* The command before its exec is this process forked: its program then is
+ * ours (self, read before the fork), the program a sample taken during
+ * the exec has the user registers of (count_chain).  Kept only once the
+ * exec is on record, which makes them the command's first epoch alone. */
+static int keep_pre_exec_maps(struct px_smpl_session *s, const struct px_maps *self,
+			      pid_t pid)
+{
+	return pid > 0 && exec_recorded(s, pid) ? keep_maps(s, self, pid, 0) : 0;
+}
+
+/* Keep process pid's name and mappings as /proc shows them now, as of the
+ * start: an attached task's, or each running one's system-wide.  A task
+ * that vanished meanwhile is skipped.  0 or -ENOMEM. */
+static int snapshot_process(struct px_smpl_session *s, pid_t pid)
+{
+	struct px_proc_name *g;
+	int ret = px_grow((void **)&s->names, &s->names_cap, s->nnames, 1,
+			  sizeof(*g), 256);
+
+	if (ret)
+		return ret;
+	g = &s->names[s->nnames];
+	g->pid = (uint32_t)pid;
+	if (!px_proc_comm(pid, g->comm, sizeof(g->comm)))
+		return 0;
+	s->nnames++;
+	return snapshot_maps(s, pid, 0) == -ENOMEM ? -ENOMEM : 0;
+}
+
+/* System-wide, the processes already running have no records of their
+ * mappings or names: read them all when the session starts, as perf
+ * record -a does, so that a process sampled and gone by the end still
+ * resolves. */
+static int snapshot_system(struct px_smpl_session *s)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int ret = 0;
+
+	if (!d)
+		return px_fail(errno, "cannot read /proc: %s", strerror(errno));
+	while (!ret && (e = readdir(d))) {
+		char *end;
+		unsigned long pid = strtoul(e->d_name, &end, 10);
+
+		if (!*end && pid && pid <= INT32_MAX)
+			ret = snapshot_process(s, (pid_t)pid);
+	}
+	closedir(d);
+	return ret;
+}
+
+bool px_smpl_session_per_process(const struct px_smpl_session_opts *o)
+{
+	return o->mon.ncpus && px_profile_by_place(o->by);
+}
+
+uint64_t px_smpl_lost_total(const struct px_smpl_stats *st)
+{
+	return st->lost + st->dropped + st->overwritten + st->late;
+}
+
+static void add_stats(struct px_smpl_stats *a, const struct px_smpl_stats *b)
+{
+	a->overflows += b->overflows;
+	a->samples += b->samples;
+	a->lost += b->lost;
+	a->dropped += b->dropped;
+	a->overwritten += b->overwritten;
+	a->late += b->late;
+	a->buffer_full += b->buffer_full;
+	a->notifications += b->notifications;
+	a->restarts += b->restarts;
+	a->period_changes += b->period_changes;
+	a->throttled += b->throttled;
+	a->side_lost += b->side_lost;
+}
+
+/* Keep what a sampler recorded about mappings and tasks. */
+static int keep_records(struct px_smpl_session *s, const void *sp)
+{
+	const struct px_mapping *m;
+	const struct px_task_event *t;
+	size_t nm = s->o.ops->mappings(sp, &m), nt = s->o.ops->tasks(sp, &t);
+	void *g;
+
+	if (nm) {
+		g = realloc(s->maps, (s->nmaps + nm) * sizeof(*s->maps));
+		if (!g)
+			return px_fail(ENOMEM, "out of memory");
+		s->maps = g;
+		memcpy(s->maps + s->nmaps, m, nm * sizeof(*m));
+		s->nmaps += nm;
+	}
+	if (nt) {
+		g = realloc(s->tasks, (s->ntasks + nt) * sizeof(*s->tasks));
+		if (!g)
+			return px_fail(ENOMEM, "out of memory");
+		s->tasks = g;
+		memcpy(s->tasks + s->ntasks, t, nt * sizeof(*t));
+		s->ntasks += nt;
+	}
+	return 0;
+}
+
+static void exit_snapshot(pid_t pid, void *arg)
+{
+	(void)snapshot_maps(arg, pid, UINT64_MAX);
+}
+
+void px_smpl_totals(const struct px_monitor *m, struct px_smpl_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	for (size_t i = 0; i < m->nunits; i++) {
+		for (size_t k = 0; k < m->nsamplers; k++) {
+			struct px_smpl_stats one;
+
+			if (!m->units[i].samplers[k])
+				continue;
+			m->opts.sampling->ops->stats(m->units[i].samplers[k], &one);
+			add_stats(st, &one);
+		}
+	}
+}
+
+/* The counts of the samplers' events, to scale each set's samples, and
+ * how many times each set was active. */
+static void keep_event_values(struct px_smpl_session *s, const struct px_monitor *m)
+{
+	for (size_t set = 0; set < s->o.mon.nsets; set++) {
+		s->set_runs[set] = m->set_runs[set];
+		for (size_t i = 0; i < s->o.mon.sets[set].n; i++)
+			px_mon_value(m, NULL, set, i,
+				     &s->event_values[px_smpl_event_index(&s->o, set, i)]);
+	}
+}
+
+static int sample_run(struct px_smpl_session *s)
+{
+	const struct px_smpl_session_opts *o = &s->o;
+	bool records = o->ops->task_mappings;
+	/* samplers that record no mappings, and those opened after the exec
+	 * (they stop at overflows): the command's are read at its exit */
+	struct px_monitor_sampling sm = {
+		.ops = o->ops, .pmds = o->pmds, .opts = o->smpl,
+		.at_exit = !records || (o->ops->stops && o->ops->stops(o->pmds[0], o->mon.sets[0].n)) ?
+			   exit_snapshot : NULL,
+		.arg = s,
+	};
+	struct px_monitor_opts mo = o->mon;
+	struct px_monitor m;
+	struct px_maps self = { 0 };
+	int ret = 0;
+
+	mo.sampling = &sm;
+	mo.inherit = o->ops->inherits && o->mon.follow;
+	mo.system_wide = o->mon.ncpus > 0;
+	sm.opts.on_sample = keep_sample;
+	sm.opts.on_map = s->prefetch && px_smpl_reads_dwarf(s) ? prefetch_map : NULL;
+	sm.opts.arg = s;
+	if (o->mon.ncpus)
+		ret = snapshot_system(s);
+	else if (o->mon.attach_pid > 0)
+		ret = snapshot_process(s, o->mon.attach_pid);
+	else if (records && o->mon.argv && s->cg)	/* the command's before its exec */
+		(void)px_maps_snapshot(&self, 0);
+	if (ret)
+		return ret;
+	ret = px_monitor_run(&mo, &m);
+	s->exec_errno = m.exec_errno;	/* the command could not run */
+	s->run.exit_code = m.exit_code;
+	s->run.signal = m.signal;
+	s->run.elapsed_ns = m.elapsed_ns;
+	if (!ret) {
+		px_smpl_totals(&m, &s->st);
+		keep_event_values(s, &m);
+	}
+	for (size_t i = 0; i < m.nunits && !ret; i++)
+		for (size_t k = 0; k < m.nsamplers && !ret; k++)
+			if (m.units[i].samplers[k])
+				ret = keep_records(s, m.units[i].samplers[k]);
+	if (!ret && self.n && m.nunits)
+		ret = keep_pre_exec_maps(s, &self, m.units[0].pid);
+	px_maps_free(&self);
+	px_monitor_free(&m);
+	return ret;
+}
+
+int px_smpl_session_run(const struct px_smpl_session_opts *o,
+			struct px_smpl_session *s)
+{
+	int ret = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->o = *o;
+	if (!s->o.ops)
+		s->o.ops = &px_sampler_perf_ops;
+	s->nevents = px_smpl_event_index(o, o->mon.nsets, 0);
+	s->per_event = calloc(s->nevents + 1, sizeof(*s->per_event));
+	s->event_values = calloc(s->nevents + 1, sizeof(*s->event_values));
+	s->set_runs = calloc(o->mon.nsets + 1, sizeof(*s->set_runs));
+	if (!s->per_event || !s->event_values || !s->set_runs)
+		return px_fail(ENOMEM, "out of memory");
+	if (o->smpl.callgraph != PX_CALLGRAPH_NONE)
+		ret = px_cg_new(&s->cg);
+	if (!ret) {
+		prefetch_start(s);
+		ret = sample_run(s);
+	}
+	return ret;
+}
+
+void px_smpl_session_settle(struct px_smpl_session *s)
+{
+	if (!s->prefetch)
+		return;
+	/* what the prefetch has not finished is waited for here */
+	px_prefetch_finish(s->prefetch);
+	keep_prefetch_stats(s);
+	px_prefetch_free(s->prefetch);
+	s->prefetch = NULL;
+}
+
+void px_smpl_session_free(struct px_smpl_session *s)
+{
+	px_smpl_session_settle(s);
+	free(s->per_event);
+	free(s->event_values);
+	free(s->set_runs);
+	free(s->recs);
+	free(s->vals);
+	free(s->maps);
+	free(s->tasks);
+	free(s->names);
+	free(s->chain_ips);
+	px_bigbuf_free(&s->stacks);
+	px_cg_free(s->cg);
+	px_profile_free(s->profile);
+	memset(s, 0, sizeof(*s));
+}
