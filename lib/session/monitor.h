@@ -126,8 +126,8 @@ struct px_monitor {
 
 /* Run the session to its end (command exit, task exit, timeout or
  * SIGINT/SIGTERM).  Returns 0, or -errno with px_last_error(); a command
- * that cannot be executed returns -errno of the exec with an empty
- * message. */
+ * that cannot be executed returns -errno of the exec, with m->exec_errno
+ * set (px_exec_exit_code() gives the shell's status for it). */
 int px_monitor_run(const struct px_monitor_opts *opts, struct px_monitor *m);
 void px_monitor_free(struct px_monitor *m);
 
