@@ -265,6 +265,12 @@ static int count_chain(struct px_smpl_session *s, struct px_chains *chains,
 	return ret;
 }
 
+bool px_smpl_reads_dwarf(const struct px_smpl_session_opts *o)
+{
+	return o->resolve || o->smpl.callgraph != PX_CALLGRAPH_NONE ||
+	       (o->by != PX_PROFILE_FUNCTIONS && px_profile_by_place(o->by));
+}
+
 int px_smpl_resolve(struct px_smpl_session *s, px_smpl_resolved_fn fn, void *arg)
 {
 	struct resolver r = {
@@ -279,8 +285,10 @@ int px_smpl_resolve(struct px_smpl_session *s, px_smpl_resolved_fn fn, void *arg
 	int ret;
 
 	r.opts.kallsyms = o->kallsyms;
-	r.opts.functions_only = !px_smpl_reads_dwarf(s);
+	r.opts.functions_only = !px_smpl_reads_dwarf(&s->o);
 	if ((ret = px_profile_new(&s->profile, o->by)))
+		return ret;
+	if (o->smpl.callgraph != PX_CALLGRAPH_NONE && !s->cg && (ret = px_cg_new(&s->cg)))
 		return ret;
 	if (s->cg && (ret = px_chains_new(&chains, s->cg)))
 		return ret;

@@ -5,6 +5,7 @@
 #ifndef PX_SMPL_RESOLVE_H
 #define PX_SMPL_RESOLVE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,6 +22,11 @@ typedef int (*px_smpl_resolved_fn)(void *arg, const struct px_smpl_session *s,
 				   const struct px_location *loc,
 				   const struct px_chain *c,
 				   const uint32_t *frames, size_t n);
+
+/* Whether the resolution reads DWARF (lines, inline chains: call chains
+ * name their inlined functions), or only the symbol tables, as perf
+ * report's default sort needs. */
+bool px_smpl_reads_dwarf(const struct px_smpl_session_opts *o);
 
 /* Resolve every sample, fn (NULL: none) told of each.  0 or -errno with
  * px_last_error(). */

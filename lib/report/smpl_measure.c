@@ -8,11 +8,13 @@
 #include "callgraph.h"
 #include "grow.h"
 #include "smpl_output.h"
+#include "prefetch.h"
 #include "smpl_resolve.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 /* The files a session writes besides its report, each whole or not at
@@ -81,6 +83,50 @@ static int write_sample(void *arg, const struct px_smpl_session *s,
 	return px_smpl_out_write_chain(w->out, x, loc, &oc);
 }
 
+/* The resolution's slow reads, started before the run on another
+ * thread: the kernel's table when an event samples the kernel, the
+ * inflation of the mapped files' compressed debug files when DWARF is
+ * read (lib/symbols/prefetch.h).  Without the thread, the resolvers do
+ * the same work themselves, as they do system-wide: there the thread's
+ * work would be sampled into the profile it is for, and taken from the
+ * CPUs being measured.  NULL: none. */
+static struct px_prefetch *prefetch_start(const struct px_smpl_session_opts *o)
+{
+	struct px_prefetch *p = NULL;
+	bool kernel = false;
+
+	if (o->mon.ncpus)
+		return NULL;
+	for (size_t set = 0; set < o->mon.nsets; set++)
+		for (size_t i = 0; i < o->mon.sets[set].n; i++)
+			kernel |= o->pmds[set][i].long_period &&
+				  !o->mon.sets[set].events[i].exclude_kernel;
+	if (kernel || px_smpl_reads_dwarf(o))
+		(void)px_prefetch_start(&p, kernel, o->kallsyms);
+	return p;
+}
+
+/* A file the command maps: its debug file is inflated while it runs. */
+static void prefetch_map(void *arg, const struct px_mapping *m)
+{
+	if (m->prot & PROT_EXEC)
+		px_prefetch_file(arg, m->path);
+}
+
+/* Wait for what the prefetch has not finished, and keep its figures. */
+static void prefetch_finish(struct px_prefetch *p, struct px_smpl_session *s)
+{
+	struct px_prefetch_stats st;
+
+	px_prefetch_finish(p);
+	px_prefetch_stats(p, &st);
+	s->ahead_kernel = st.kernel;
+	s->ahead_files = st.files;
+	s->ahead_bytes = st.bytes;
+	s->ahead_ns = st.busy_ns;
+	px_prefetch_free(p);
+}
+
 static uint64_t elapsed_ns(const struct timespec *t0)
 {
 	struct timespec t1;
@@ -91,14 +137,15 @@ static uint64_t elapsed_ns(const struct timespec *t0)
 }
 
 /* After the run: the resolution and the files, timed as s->resolve_ns. */
-static int resolve_and_write(struct px_smpl_session *s, struct session_files *fl)
+static int resolve_and_write(struct px_smpl_session *s, struct session_files *fl,
+			     struct px_prefetch *prefetch)
 {
 	struct sample_writer w = { .out = &fl->samples };
 	struct timespec t0;
 	int ret;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	px_smpl_session_settle(s);
+	prefetch_finish(prefetch, s);
 	ret = px_smpl_resolve(s, fl->has_samples ? write_sample : NULL, &w);
 	free(w.names);
 	if (!ret && s->cg && fl->has_folded)
@@ -112,14 +159,23 @@ static int resolve_and_write(struct px_smpl_session *s, struct session_files *fl
 
 int px_smpl_measure(const struct px_smpl_session_opts *o, struct px_smpl_session *s)
 {
+	struct px_smpl_session_opts run = *o;
+	struct px_prefetch *prefetch;
 	struct session_files fl;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
 	if ((ret = files_open(o, &fl)))
 		return files_close(&fl, ret);
-	ret = px_smpl_session_run(o, s);
-	if (ret)
+	prefetch = prefetch_start(o);
+	if (prefetch && px_smpl_reads_dwarf(o)) {
+		run.on_map = prefetch_map;
+		run.map_arg = prefetch;
+	}
+	ret = px_smpl_session_run(&run, s);
+	if (ret) {
+		prefetch_finish(prefetch, s);
 		return files_close(&fl, ret);
-	return resolve_and_write(s, &fl);
+	}
+	return resolve_and_write(s, &fl, prefetch);
 }

@@ -10,7 +10,6 @@
 #include "error.h"
 #include "grow.h"
 #include "procfs.h"
-#include "prefetch.h"
 #include "sampler_module.h"
 
 #include <dirent.h>
@@ -104,56 +103,6 @@ static int keep_sample(void *arg, const struct px_sample *x)
 	if (x->set < s->o.mon.nsets && x->ovfl_pmd < s->o.mon.sets[x->set].n)
 		s->per_event[px_smpl_event_index(&s->o, x->set, x->ovfl_pmd)]++;
 	return 0;
-}
-
-/* A file the command maps: its debug file is inflated while it runs. */
-static void prefetch_map(void *arg, const struct px_mapping *m)
-{
-	struct px_smpl_session *s = arg;
-
-	if (m->prot & PROT_EXEC)
-		px_prefetch_file(s->prefetch, m->path);
-}
-
-bool px_smpl_reads_dwarf(const struct px_smpl_session *s)
-{
-	const struct px_smpl_session_opts *o = &s->o;
-
-	return o->resolve || s->cg ||
-	       (o->by != PX_PROFILE_FUNCTIONS && px_profile_by_place(o->by));
-}
-
-/* The resolution's slow reads, started now on another thread: the
- * kernel's table when an event samples the kernel, the inflation of the
- * mapped files' compressed debug files when DWARF is read (prefetch.h).
- * Without the thread, the resolvers do the same work themselves, as they
- * do system-wide: there the thread's work would be sampled into the
- * profile it is for, and taken from the CPUs being measured. */
-static void prefetch_start(struct px_smpl_session *s)
-{
-	const struct px_smpl_session_opts *o = &s->o;
-	bool kernel = false;
-
-	if (o->mon.ncpus)
-		return;
-
-	for (size_t set = 0; set < o->mon.nsets; set++)
-		for (size_t i = 0; i < o->mon.sets[set].n; i++)
-			kernel |= o->pmds[set][i].long_period &&
-				  !o->mon.sets[set].events[i].exclude_kernel;
-	if (kernel || px_smpl_reads_dwarf(s))
-		(void)px_prefetch_start(&s->prefetch, kernel, o->kallsyms);
-}
-
-static void keep_prefetch_stats(struct px_smpl_session *s)
-{
-	struct px_prefetch_stats st;
-
-	px_prefetch_stats(s->prefetch, &st);
-	s->ahead_kernel = st.kernel;
-	s->ahead_files = st.files;
-	s->ahead_bytes = st.bytes;
-	s->ahead_ns = st.busy_ns;
 }
 
 /* Keep maps as process pid's, as of time. */
@@ -346,6 +295,14 @@ static void keep_event_values(struct px_smpl_session *s, const struct px_monitor
 	}
 }
 
+/* A file mapping recorded during the run, for the caller's on_map. */
+static void forward_map(void *arg, const struct px_mapping *m)
+{
+	const struct px_smpl_session *s = arg;
+
+	s->o.on_map(s->o.map_arg, m);
+}
+
 static int sample_run(struct px_smpl_session *s)
 {
 	const struct px_smpl_session_opts *o = &s->o;
@@ -367,13 +324,14 @@ static int sample_run(struct px_smpl_session *s)
 	mo.inherit = o->ops->inherits && o->mon.follow;
 	mo.system_wide = o->mon.ncpus > 0;
 	sm.opts.on_sample = keep_sample;
-	sm.opts.on_map = s->prefetch && px_smpl_reads_dwarf(s) ? prefetch_map : NULL;
+	sm.opts.on_map = o->on_map ? forward_map : NULL;
 	sm.opts.arg = s;
 	if (o->mon.ncpus)
 		ret = snapshot_system(s);
 	else if (o->mon.attach_pid > 0)
 		ret = snapshot_process(s, o->mon.attach_pid);
-	else if (records && o->mon.argv && s->cg)	/* the command's before its exec */
+	else if (records && o->mon.argv && o->smpl.callgraph != PX_CALLGRAPH_NONE)
+		/* the command's before its exec, for its chains */
 		(void)px_maps_snapshot(&self, 0);
 	if (ret)
 		return ret;
@@ -400,8 +358,6 @@ static int sample_run(struct px_smpl_session *s)
 int px_smpl_session_run(const struct px_smpl_session_opts *o,
 			struct px_smpl_session *s)
 {
-	int ret = 0;
-
 	memset(s, 0, sizeof(*s));
 	s->o = *o;
 	if (!s->o.ops)
@@ -412,29 +368,11 @@ int px_smpl_session_run(const struct px_smpl_session_opts *o,
 	s->set_runs = calloc(o->mon.nsets + 1, sizeof(*s->set_runs));
 	if (!s->per_event || !s->event_values || !s->set_runs)
 		return px_fail(ENOMEM, "out of memory");
-	if (o->smpl.callgraph != PX_CALLGRAPH_NONE)
-		ret = px_cg_new(&s->cg);
-	if (!ret) {
-		prefetch_start(s);
-		ret = sample_run(s);
-	}
-	return ret;
-}
-
-void px_smpl_session_settle(struct px_smpl_session *s)
-{
-	if (!s->prefetch)
-		return;
-	/* what the prefetch has not finished is waited for here */
-	px_prefetch_finish(s->prefetch);
-	keep_prefetch_stats(s);
-	px_prefetch_free(s->prefetch);
-	s->prefetch = NULL;
+	return sample_run(s);
 }
 
 void px_smpl_session_free(struct px_smpl_session *s)
 {
-	px_smpl_session_settle(s);
 	free(s->per_event);
 	free(s->event_values);
 	free(s->set_runs);

@@ -31,6 +31,10 @@ struct px_smpl_session_opts {
 	struct px_monitor_opts mon;
 	const struct px_smpl_pmd *const *pmds;	/* [mon.nsets] each set's */
 	struct px_smpl_opts smpl;	/* on_sample/arg are the session's */
+	/* each file mapping recorded during the run, as it is drained
+	 * (NULL: not told) */
+	void (*on_map)(void *arg, const struct px_mapping *m);
+	void *map_arg;
 	const char *smpl_outfile;	/* every sample, or NULL */
 	bool json;			/* JSON Lines sample file */
 	bool resolve;			/* resolved places in the sample file */
@@ -86,14 +90,14 @@ struct px_smpl_session {
 	size_t nchain_ips, chain_cap;
 	struct px_bigbuf stacks;
 	struct px_cg *cg;		/* the stacks, per profile event */
-	struct px_prefetch *prefetch;	/* during the run (prefetch.h) */
 	uint64_t frames;		/* frames resolved over all chains */
 	uint64_t unknown_frames;	/* of those: "??" */
 	uint64_t cut_chains;		/* chains cut short ([truncated]) */
 	uint64_t resolve_ns;		/* wall time of the resolution step:
 					 * symbols, chains, profiles, files */
 	/* read ahead during the run on another thread (lib/symbols/
-	 * prefetch.h): the kernel's table, debug files inflated */
+	 * prefetch.h, by px_smpl_measure()): the kernel's table, debug
+	 * files inflated */
 	bool ahead_kernel;
 	size_t ahead_files;
 	uint64_t ahead_bytes, ahead_ns;
@@ -109,9 +113,6 @@ struct px_smpl_session {
  * of the exec.  Free s with px_smpl_session_free() in every case. */
 int px_smpl_session_run(const struct px_smpl_session_opts *o,
 			struct px_smpl_session *s);
-/* Wait for the reading ahead the run started (lib/symbols/prefetch.h)
- * and keep its figures (ahead_*): before the resolution. */
-void px_smpl_session_settle(struct px_smpl_session *s);
 void px_smpl_session_free(struct px_smpl_session *s);
 
 /* The index of set s's event i in per_event and event_values. */

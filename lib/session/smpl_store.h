@@ -25,9 +25,4 @@ struct px_smpl_rec {
 	uint32_t stack_size;
 };
 
-/* Whether the resolution reads DWARF (lines, inline chains: call chains
- * name their inlined functions), or only the symbol tables, as perf
- * report's default sort needs. */
-bool px_smpl_reads_dwarf(const struct px_smpl_session *s);
-
 #endif
