@@ -142,10 +142,10 @@ static int pfm_initialize_with(const char *force)
 	return ret;
 }
 
-/* Load tables t, unless they are what is loaded; note the PMUs that are
- * new (libpfm4 keeps a PMU marked present once it was loaded, so those
- * are what this load brought, or nothing when it brought a PMU again).
- * Under pfm_lock. */
+/* Load tables t, unless they are what is loaded; with a LIBPFM_FORCE_PMU,
+ * note the PMUs that are new (libpfm4 keeps a PMU marked present once it
+ * was loaded, so those are what this load brought, or nothing when it
+ * brought a PMU again).  Under pfm_lock. */
 static int load_tables(enum pfm_tables t, bool new_pmus[PFM_PMU_MAX])
 {
 	static const char *const force[] = {
@@ -163,7 +163,10 @@ static int load_tables(enum pfm_tables t, bool new_pmus[PFM_PMU_MAX])
 	pfm_init_status = pfm_initialize_with(t == TABLES_FORCED ? user_force :
 					      force[t]);
 	pfm_loaded = t;
-	if (pfm_init_status != PFM_SUCCESS)
+	/* which PMUs a load brought matters to setup_forced() alone, and the
+	 * scan is not free: pfm_get_pmu_info() walks the event table of every
+	 * model libpfm4 has, present or not (0.4 ms of perfex's start-up) */
+	if (pfm_init_status != PFM_SUCCESS || !user_force)
 		return pfm_init_status;
 	pfm_for_all_pmus(pmu) {
 		memset(&pinfo, 0, sizeof(pinfo));
