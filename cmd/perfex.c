@@ -76,7 +76,7 @@ static void add_spec(struct options *o, const char *list)
 }
 
 /* Encode the events through libpfm4.  Its start-up (probing every PMU
- * model it knows) is the largest part of perfex's own cost, so it runs
+ * model it knows) is a large part of perfex's own cost, so it runs
  * while the command's process starts.  Returns 0 or prints why not. */
 static int encode_events(struct options *o)
 {

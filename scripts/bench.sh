@@ -27,6 +27,10 @@ median() {
 
 # perfex's own cost: wall time of `perfex -e task-clock true` against
 # `perf stat -e task-clock true`, both measured by hyperfine in one run.
+# On a 2-CPU VM without a PMU: perfex 8.4 ms, `true` alone 2.3; the rest
+# is perfex's own exec, start-up and exit (2.4), the command forked, held
+# and exec'd from that copy (1.9 more than hyperfine's posix_spawn of
+# it), libpfm4's start-up (1.1), options, counters and report (0.5).
 bench_overhead() {
 	need hyperfine
 	echo "== perfex overhead: wall time of counting 'true' (hyperfine)"
@@ -46,7 +50,7 @@ ratio = px["mean"] / ps["mean"]
 print(f"  perfex -e task-clock true      {px['mean']*1e3:8.3f} ms +- {px['stddev']*1e3:.3f} (median {px['median']*1e3:.3f})")
 print(f"  perf stat -e task-clock true   {ps['mean']*1e3:8.3f} ms +- {ps['stddev']*1e3:.3f} (median {ps['median']*1e3:.3f})")
 print(f"  true alone                     {t['mean']*1e3:8.3f} ms")
-print(f"  ratio perfex / perf stat       {ratio:8.3f}   (target <= 0.25: {'met' if ratio <= 0.25 else 'not met'})")
+print(f"  ratio perfex / perf stat       {ratio:8.3f}   (target <= 0.15: {'met' if ratio <= 0.15 else 'not met'})")
 PY
 }
 
