@@ -236,31 +236,31 @@ static void add_stats(struct px_smpl_stats *a, const struct px_smpl_stats *b)
 	a->side_lost += b->side_lost;
 }
 
+/* Append k elements of size bytes at src to the array *v of *n. */
+static int append(void **v, size_t *n, const void *src, size_t k, size_t size)
+{
+	void *g;
+
+	if (!k)
+		return 0;
+	g = realloc(*v, (*n + k) * size);
+	if (!g)
+		return px_fail(ENOMEM, "out of memory");
+	memcpy((char *)g + *n * size, src, k * size);
+	*v = g;
+	*n += k;
+	return 0;
+}
+
 /* Keep what a sampler recorded about mappings and tasks. */
 static int keep_records(struct px_smpl_session *s, const void *sp)
 {
 	const struct px_mapping *m;
 	const struct px_task_event *t;
 	size_t nm = s->o.ops->mappings(sp, &m), nt = s->o.ops->tasks(sp, &t);
-	void *g;
 
-	if (nm) {
-		g = realloc(s->maps, (s->nmaps + nm) * sizeof(*s->maps));
-		if (!g)
-			return px_fail(ENOMEM, "out of memory");
-		s->maps = g;
-		memcpy(s->maps + s->nmaps, m, nm * sizeof(*m));
-		s->nmaps += nm;
-	}
-	if (nt) {
-		g = realloc(s->tasks, (s->ntasks + nt) * sizeof(*s->tasks));
-		if (!g)
-			return px_fail(ENOMEM, "out of memory");
-		s->tasks = g;
-		memcpy(s->tasks + s->ntasks, t, nt * sizeof(*t));
-		s->ntasks += nt;
-	}
-	return 0;
+	return append((void **)&s->maps, &s->nmaps, m, nm, sizeof(*m)) ?:
+	       append((void **)&s->tasks, &s->ntasks, t, nt, sizeof(*t));
 }
 
 static void exit_snapshot(pid_t pid, void *arg)
