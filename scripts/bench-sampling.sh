@@ -89,7 +89,6 @@ count() { # tool period rounds
 				awk 'NR == 1 { f = $1 } { l = $1 } END { printf "%.0f", l - f }')" \
 			"$([ $rc = 0 ] && echo yes || echo no) $wall"
 	fi
-	rm -f "$tmp/sum.json" "$tmp/s.txt"
 }
 
 rate_of() { # samples span_ns

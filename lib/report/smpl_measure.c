@@ -52,7 +52,6 @@ static int files_close(struct session_files *fl, int ret)
 	return ret;
 }
 
-
 /* The sample file's writer during the resolution. */
 struct sample_writer {
 	struct px_smpl_out *out;

@@ -311,10 +311,10 @@ static int program_set(struct module_state *st, uint16_t s,
 }
 
 /* Every set in one new context; with several, each switched by the
- * kernel every switch_ns. */
-static int open_ctx(struct px_event_set *sets, size_t nsets,
-		    const struct px_target *t, uint64_t switch_ns,
-		    int *status, void **state)
+ * kernel every switch_ns (open() is this with one set). */
+static int module_open_sets(struct px_event_set *sets, size_t nsets,
+			    const struct px_target *t, uint64_t switch_ns,
+			    int *status, void **state)
 {
 	struct module_state *st = NULL;
 	size_t total = 0, idx = 0;
@@ -358,14 +358,7 @@ static int module_open(struct px_event *evs, size_t n,
 {
 	struct px_event_set set = { evs, n };
 
-	return open_ctx(&set, 1, t, 0, status, state);
-}
-
-static int module_open_sets(struct px_event_set *sets, size_t nsets,
-			    const struct px_target *t, uint64_t switch_ns,
-			    int *status, void **state)
-{
-	return open_ctx(sets, nsets, t, switch_ns, status, state);
+	return module_open_sets(&set, 1, t, 0, status, state);
 }
 
 static int module_enable(void *state)
