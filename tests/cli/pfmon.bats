@@ -292,9 +292,12 @@ assert len(d["units"]) == 3
 @test "pfmon --priv-levels and -u/-k" {
 	run -0 --separate-stderr "$PFMON" --check-events-only -u -e page-faults
 	assert_output --partial "page-faults"
-	run -0 --separate-stderr "$PFMON" -x, --system-wide --cpu-list=0 -k -e context-switches sleep 0.2
+	# The command runs on CPU 0 and sleeps there, so CPU 0 switches at
+	# least twice: an idle or busy CPU 0 alone may not switch in 0.2 s.
+	run -0 --separate-stderr "$PFMON" -x, --system-wide --cpu-list=0 -k -e context-switches taskset -c 0 sleep 0.2
+	echo "$output"
 	(( $(pfmon_csv "$output" all value context-switches) > 0 ))
-	run -0 --separate-stderr "$PFMON" -x, --system-wide --cpu-list=0 --priv-levels=u -e context-switches sleep 0.2
+	run -0 --separate-stderr "$PFMON" -x, --system-wide --cpu-list=0 --priv-levels=u -e context-switches taskset -c 0 sleep 0.2
 	(( $(pfmon_csv "$output" all value context-switches) == 0 ))
 	run -2 "$PFMON" --priv-levels=x -e page-faults true
 	assert_output --partial "bad privilege level"
