@@ -71,7 +71,8 @@ bench_mode() {
 	done | median)
 	pfmon_unk=$(for _ in $(seq "$RUNS"); do
 		"$PFMON" -x, -e cpu-clock --long-smpl-periods="$PERIOD" --call-graph="$mode" $cmd |
-			awk -F, '$1 == "summary" && $2 == "unknown_frames" { print $3 }'
+			awk -F, '$1 == "schema" { for (i = 1; i <= NF; i++) c[$i] = i; next }
+				$(c["record"]) == "summary" && $(c["name"]) == "unknown_frames" { print $(c["value"]) }'
 	done | median)
 	printf '  whole job       perf %8.3f s   pfmon %8.3f s   pfmon %sx faster\n' \
 		"$perf_job" "$pfmon_job" "$(ratio "$perf_job" "$pfmon_job")"

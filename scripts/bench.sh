@@ -66,7 +66,8 @@ bench_perturbation() {
 	: >"$tmp/ps"
 	for ((i = 0; i < RUNS; i++)); do
 		$PERFEX -x, -e task-clock "$LOOP" $n 2>&1 >/dev/null |
-			awk -F, '$1 == "event" { print $3 }' >>"$tmp/px"
+			awk -F, '$1 == "schema" { for (i = 1; i <= NF; i++) c[$i] = i; next }
+				$(c["record"]) == "count" { print $(c["value"]) }' >>"$tmp/px"
 		perf stat -x, -e task-clock "$LOOP" $n 2>&1 >/dev/null |
 			awk -F, 'NF > 2 { print $1 * 1e6; exit }' >>"$tmp/ps"
 	done

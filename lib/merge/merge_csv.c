@@ -1,17 +1,17 @@
-/* The CSV outputs of perfex and pfmon (lib/report), whatever separator
- * they were written with: it is read off the first line, between its
- * first two words ("kind" and "name" for perfex, "unit" and "pid" for
- * pfmon's counts, "run" and "rank" for a sampling report).  Fields may be
- * quoted as px_csv_field() quotes them. */
+/* The CSV outputs of perfex and pfmon (lib/report/row.h, one header for
+ * all), whatever separator they were written with: it is read off the
+ * header, between its first two columns ("schema" and "record").  Fields
+ * may be quoted as px_csv_field() quotes them. */
 #include "merge.h"
 #include "error.h"
 #include "grow.h"
+#include "row.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_FIELDS 32
+#define MAX_FIELDS 48
 
 struct csv {
 	const char *path;
@@ -131,163 +131,184 @@ static int header_columns(struct csv *c)
 	return 0;
 }
 
-/* perfex: kind,name,value,...; the rows of kind "event", and "elapsed"
- * last (a file without it was cut). */
-static int perfex_row(struct csv *c, struct px_merge_input *in, bool *ended, int *cols)
+/* The columns the reader needs, found in the header by name. */
+enum col { C_SCHEMA, C_RECORD, C_UNIT, C_SET, C_NAME, C_VALUE, C_RAW, C_POSITION,
+	   C_ROWS, C_SYMBOL, C_MODULE, NCOLS };
+
+static const char *const col_names[NCOLS] = {
+	"schema", "record", "unit", "set", "name", "value", "raw", "position",
+	"rows", "symbol", "module",
+};
+
+struct reader {
+	struct csv c;
+	int col[NCOLS];
+	/* the last row; a sampling report; pfmon's counts per unit */
+	bool elapsed, summary, units;
+	size_t *shown;		/* per profile: the rows its profile_size announces */
+};
+
+static const char *cell(const struct reader *r, enum col k)
 {
-	const char *kind = field(c, 0);
+	return field(&r->c, r->col[k]);
+}
+
+static int header(struct reader *r)
+{
+	for (size_t k = 0; k < NCOLS; k++) {
+		r->col[k] = column(&r->c, col_names[k]);
+		if (r->col[k] < 0)
+			return bad(&r->c, "no schema, record, name and value columns: not written by this version of perfex or pfmon (schema 2)");
+	}
+	return header_columns(&r->c);
+}
+
+/* A number cell that must be there. */
+static int need(struct reader *r, enum col k, double *v, const char *what)
+{
+	return number(cell(r, k), v) ? 0 : bad(&r->c, what);
+}
+
+static int profile_size_row(struct reader *r, struct px_merge_input *in)
+{
+	size_t cap = in->nprofs;
+	double samples, rows, shown;
+	int ret = need(r, C_VALUE, &samples, "a profile_size row without its samples") ?:
+		  need(r, C_ROWS, &rows, "a profile_size row without its rows") ?:
+		  need(r, C_POSITION, &shown, "a profile_size row without its last position");
+
+	if (ret)
+		return ret;
+	if (px_grow((void **)&r->shown, &cap, in->nprofs, 1, sizeof(*r->shown), in->nprofs + 1))
+		return -ENOMEM;
+	r->shown[in->nprofs] = (size_t)shown;
+	return px_merge_add_prof(in, cell(r, C_NAME), (uint64_t)samples, (size_t)rows);
+}
+
+static int profile_row(struct reader *r, struct px_merge_input *in)
+{
+	const char *event = cell(r, C_NAME);
+	double samples;
+
+	if (!number(cell(r, C_VALUE), &samples) || !cell(r, C_SYMBOL) || !cell(r, C_MODULE))
+		return bad(&r->c, "a profile row without its samples, symbol and module");
+	if (!in->nprofs || strcmp(in->profs[in->nprofs - 1].event, event))
+		return bad(&r->c, "a profile row without its profile_size row");
+	return px_merge_add_row(in, event, cell(r, C_SYMBOL), cell(r, C_MODULE),
+				(uint64_t)samples);
+}
+
+static int count_row(struct reader *r, struct px_merge_input *in, double set)
+{
 	double v = 0;
+	bool counted = number(cell(r, C_VALUE), &v);
 
-	if (*ended)
-		return bad(c, "a row after the elapsed row");
-	if (!strcmp(kind, "elapsed")) {
-		*ended = true;
-		return 0;
-	}
-	if (strcmp(kind, "event"))
-		return 0;
-	bool counted = number(field(c, cols[1]), &v);
-
-	if (!field(c, cols[0]))
-		return bad(c, "an event row without its name");
-	return table_run(c, in) ?: px_merge_add_event(in, field(c, cols[0]), 0, counted, v);
+	return table_run(&r->c, in) ?:
+	       px_merge_add_event(in, cell(r, C_NAME), (long)set, counted, v);
 }
 
-/* pfmon counts: unit,pid,tid,cpu,set,event,value,...; the "all" rows. */
-static int pfmon_row(struct csv *c, struct px_merge_input *in, int *cols)
+static int samples_row(struct reader *r, struct px_merge_input *in, double set)
 {
-	const char *unit = field(c, 0);
-	double v = 0, set;
+	double v;
 
-	if (strcmp(unit, "all"))	/* threads, CPUs, intervals */
-		return 0;
-	bool counted = number(field(c, cols[2]), &v);
-
-	if (!field(c, cols[0]) || !number(field(c, cols[1]), &set))
-		return bad(c, "an aggregate row without its event or set");
-	return table_run(c, in) ?: px_merge_add_event(in, field(c, cols[0]), (long)set,
-						   counted, v);
+	return need(r, C_RAW, &v, "a samples row without its samples") ?:
+	       table_run(&r->c, in) ?:
+	       px_merge_add_event(in, cell(r, C_NAME), (long)set, true, v);
 }
 
-/* pfmon sampling: run,KEY,VALUE rows, then samples,EVENT,SET,RAW,...,
- * profile_size,EVENT,ROWS,SAMPLES,SHOWN and profile,EVENT,POS,COUNT,PCT,
- * NAME,MODULE,PROCESS rows (the others are not merged). */
-static int sampling_row(struct csv *c, struct px_merge_input *in, char **run,
-			size_t **shown)
+/* One row: what pfmon-report merges is each aggregate count (count rows of
+ * unit all), or a sampling report's samples rows and profiles (its summary
+ * rows come first: the counts of its sampled events are not merged). */
+static int row(struct reader *r, struct px_merge_input *in)
 {
-	const char *kind = field(c, 0);
-	double a, b, d;
+	const char *record = cell(r, C_RECORD), *unit = cell(r, C_UNIT);
+	double schema, set = 0;
 
-	if (!strcmp(kind, "run") && c->n == 3) {
-		static const char *const keys[] = { "rank", "size", "host", "job" };
+	if (!number(cell(r, C_SCHEMA), &schema) || schema != PX_SCHEMA)
+		return px_fail(EPROTO, "%s:%lu: schema %s: this pfmon-report reads schema %d (write the files again with this version)",
+			       r->c.path, r->c.lineno, cell(r, C_SCHEMA) ?: "missing", PX_SCHEMA);
+	if (!record || !cell(r, C_NAME))
+		return bad(&r->c, "a row without its record and name");
+	if (r->elapsed)
+		return bad(&r->c, "a row after the elapsed row");
+	if (*cell(r, C_SET) && !number(cell(r, C_SET), &set))
+		return bad(&r->c, "a set that is not a number");
+	if (!strcmp(record, "elapsed"))
+		r->elapsed = true;
+	else if (!strcmp(record, "summary"))
+		r->summary = true;
+	if (!strcmp(record, "count") && unit && (!strcmp(unit, "thread") || !strcmp(unit, "cpu")))
+		r->units = true;
+	else if (!strcmp(record, "count") && unit && !strcmp(unit, "all") && !r->summary)
+		return count_row(r, in, set);
+	else if (!strcmp(record, "samples"))
+		return samples_row(r, in, set);
+	else if (!strcmp(record, "profile_size"))
+		return profile_size_row(r, in);
+	else if (!strcmp(record, "profile"))
+		return profile_row(r, in);
+	return table_run(&r->c, in);
+}
 
-		for (size_t k = 0; k < 4; k++)
-			if (!strcmp(c->fields[1], keys[k]) && !run[k])
-				return (run[k] = strdup(c->fields[2])) ? 0 : -ENOMEM;
-		return 0;
-	}
-	if (!strcmp(kind, "samples")) {
-		if (c->n < 4 || !number(c->fields[2], &a) || !number(c->fields[3], &b))
-			return bad(c, "a samples row without its set and samples");
-		return px_merge_add_event(in, c->fields[1], (long)a, true, b);
-	}
-	if (!strcmp(kind, "profile_size")) {
-		size_t cap = in->nprofs;
+/* The separator: what stands between the header's first two columns. */
+static int find_sep(struct csv *c, const char *line)
+{
+	const char *b;
 
-		if (c->n < 5 || !number(c->fields[2], &a) || !number(c->fields[3], &b) ||
-		    !number(c->fields[4], &d))
-			return bad(c, "a profile_size row without its rows, samples and shown rows");
-		if (px_grow((void **)shown, &cap, in->nprofs, 1, sizeof(**shown), in->nprofs + 1))
-			return -ENOMEM;
-		(*shown)[in->nprofs] = (size_t)d;
-		return px_merge_add_prof(in, c->fields[1], (uint64_t)b, (size_t)a);
-	}
-	if (!strcmp(kind, "profile")) {
-		if (c->n < 7 || !number(c->fields[3], &a))
-			return bad(c, "a profile row without its samples, name and module");
-		if (!in->nprofs || strcmp(in->profs[in->nprofs - 1].event, c->fields[1]))
-			return bad(c, "a profile row without its profile_size row");
-		return px_merge_add_row(in, c->fields[1], c->fields[5], c->fields[6], (uint64_t)a);
-	}
+	if (strncmp(line, "schema", 6) || !(b = strstr(line + 7, "record")))
+		return px_fail(EPROTO, "%s: not a JSON or CSV output of perfex or pfmon of schema %d (a text report? write --json or -x , to merge)",
+			       c->path, PX_SCHEMA);
+	c->seplen = (size_t)(b - line - 6);
+	c->sep = strndup(line + 6, c->seplen);
+	return c->sep ? 0 : -ENOMEM;
+}
+
+/* What the rows said the file is, and whether it is whole: every CSV ends
+ * with its elapsed row. */
+static int finish(struct reader *r, struct px_merge_input *in)
+{
+	const char *path = r->c.path;
+
+	/* perfex counts its command as a whole: no thread or CPU rows */
+	in->kind = r->summary ? PX_MERGE_SAMPLING : r->units ? PX_MERGE_PFMON :
+							       PX_MERGE_PERFEX;
+	if (!r->elapsed)
+		return px_fail(EPROTO, "%s: truncated: no elapsed row at the end", path);
+	if (!in->nevents)
+		return px_fail(EPROTO, "%s: no %s rows", path,
+			       in->kind == PX_MERGE_SAMPLING ? "samples" : "aggregate count (unit all)");
+	for (size_t i = 0; i < in->nprofs; i++)
+		if (in->profs[i].listed != r->shown[i])
+			return px_fail(EPROTO, "%s: truncated: the profile of %s lists %zu of the %zu rows its profile_size row announces",
+				       path, in->profs[i].event, in->profs[i].listed, r->shown[i]);
+	if (!in->host)
+		return px_fail(EPROTO, "%s: no rows with a valid rank, size and host", path);
 	return 0;
-}
-
-/* The separator: what stands between the first line's first two words. */
-static int find_sep(struct csv *c, const char *line, struct px_merge_input *in)
-{
-	static const struct { const char *a, *b; enum px_merge_kind k; } heads[] = {
-		{ "kind", "name", PX_MERGE_PERFEX },
-		{ "unit", "pid", PX_MERGE_PFMON },
-		{ "run", "rank", PX_MERGE_SAMPLING },
-	};
-
-	for (size_t i = 0; i < 3; i++) {
-		size_t la = strlen(heads[i].a);
-		const char *b;
-
-		if (strncmp(line, heads[i].a, la))
-			continue;
-		b = strstr(line + la + 1, heads[i].b);
-		if (!b)
-			continue;
-		c->seplen = (size_t)(b - line - (long)la);
-		c->sep = strndup(line + la, c->seplen);
-		in->kind = heads[i].k;
-		return c->sep ? 0 : -ENOMEM;
-	}
-	return px_fail(EPROTO, "%s: not a JSON or CSV output of perfex or pfmon (a text report? write --json or -x , to merge)",
-		       c->path);
 }
 
 int px_merge_read_csv(const char *path, char *text, struct px_merge_input *in)
 {
-	struct csv c = { .path = path };
-	char *run[4] = { 0 }, *line = text, *nl;
-	size_t *shown = NULL;
-	int cols[3] = { -1, -1, -1 }, ret = find_sep(&c, text, in);
-	bool ended = false;
+	struct reader r = { .c = { .path = path } };
+	char *line = text, *nl;
+	int ret = find_sep(&r.c, text);
 
 	for (; !ret && *line; line = nl + 1) {
-		c.lineno++;
+		r.c.lineno++;
 		nl = strchr(line, '\n');
 		if (!nl) {
-			ret = bad(&c, "truncated: the last line has no end");
+			ret = bad(&r.c, "truncated: the last line has no end");
 			break;
 		}
 		*nl = '\0';
 		if (nl > line && nl[-1] == '\r')
 			nl[-1] = '\0';
-		ret = split(&c, line);
-		if (ret)
-			break;
-		if (c.lineno == 1 && in->kind != PX_MERGE_SAMPLING) {
-			ret = header_columns(&c);
-			cols[0] = column(&c, in->kind == PX_MERGE_PERFEX ? "name" : "event");
-			cols[1] = column(&c, in->kind == PX_MERGE_PERFEX ? "value" : "set");
-			cols[2] = column(&c, "value");
-			continue;
-		}
-		ret = in->kind == PX_MERGE_PERFEX ? perfex_row(&c, in, &ended, cols) :
-		      in->kind == PX_MERGE_PFMON ? pfmon_row(&c, in, cols) :
-						   sampling_row(&c, in, run, &shown);
+		ret = split(&r.c, line);
+		if (!ret)
+			ret = r.c.lineno == 1 ? header(&r) : row(&r, in);
 	}
-	if (!ret && in->kind == PX_MERGE_PERFEX && !ended)
-		ret = px_fail(EPROTO, "%s: truncated: no elapsed row at the end", path);
-	if (!ret && in->kind == PX_MERGE_PFMON && !in->nevents)
-		ret = px_fail(EPROTO, "%s: truncated: no aggregate (all) rows", path);
-	if (!ret && in->kind == PX_MERGE_SAMPLING) {
-		for (size_t i = 0; !ret && i < in->nprofs; i++)
-			if (in->profs[i].listed != shown[i])
-				ret = px_fail(EPROTO, "%s: truncated: the profile of %s lists %zu of the %zu rows its profile_size row announces",
-					      path, in->profs[i].event, in->profs[i].listed, shown[i]);
-		if (!ret && set_run(in, run[0], run[1], run[2], run[3]))
-			ret = px_fail(EPROTO, "%s: no valid run,rank / size / host rows", path);
-		if (!ret && !in->nevents)
-			ret = px_fail(EPROTO, "%s: truncated: no samples rows", path);
-	}
-	for (size_t k = 0; k < 4; k++)
-		free(run[k]);
-	free(shown);
-	free((char *)c.sep);
+	if (!ret)
+		ret = finish(&r, in);
+	free(r.shown);
+	free((char *)r.c.sep);
 	return ret == -ENOMEM ? px_fail(ENOMEM, "out of memory") : ret;
 }

@@ -1,9 +1,10 @@
 /* The JSON outputs of perfex and pfmon (lib/report), read with json-c.
  * A file may hold interval lines before the final report (--print-interval
- * with --json): the last object that is not an interval line is the
+ * with --json): the last object that is not an interval row is the
  * report. */
 #include "merge.h"
 #include "error.h"
+#include "row.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -63,68 +64,40 @@ static int read_run(const char *path, struct json_object *top, struct px_merge_i
 	return 0;
 }
 
-/* perfex: "events":[{"name","status","value"}] */
-static int read_perfex(const char *path, struct json_object *top, struct px_merge_input *in)
+/* "events":[rows of lib/report/row.h]: perfex's and pfmon's counts (the
+ * aggregate over units), or a sampling report's samples. */
+static int read_events(const char *path, struct json_object *top, struct px_merge_input *in)
 {
 	struct json_object *evs = member(top, "events", json_type_array);
+	const char *key = in->kind == PX_MERGE_SAMPLING ? "raw" : "value";
 
 	if (!evs)
-		return bad(path, "perfex output without its events");
-	for (size_t i = 0; i < json_object_array_length(evs); i++) {
-		struct json_object *e = json_object_array_get_idx(evs, i);
-		const char *name = string_of(e, "name");
-		double v = 0;
-		bool counted = number_of(e, "value", &v);
-
-		if (!name)
-			return bad(path, "an event without a name");
-		if (px_merge_add_event(in, name, 0, counted, v))
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-/* pfmon counts: "aggregate":{"events":[{"set","name","value"}]} */
-static int read_pfmon(const char *path, struct json_object *top, struct px_merge_input *in)
-{
-	struct json_object *evs = member(member(top, "aggregate", json_type_object), "events",
-					 json_type_array);
-
-	if (!evs)
-		return bad(path, "pfmon output without its aggregate counts");
+		return bad(path, "an output without its events");
 	for (size_t i = 0; i < json_object_array_length(evs); i++) {
 		struct json_object *e = json_object_array_get_idx(evs, i);
 		const char *name = string_of(e, "name");
 		double v = 0, set = 0;
-		bool counted = number_of(e, "value", &v);
+		bool counted = number_of(e, key, &v);
 
-		if (!name || !number_of(e, "set", &set))
-			return bad(path, "an event without its name or set");
+		if (!name)
+			return bad(path, "an event without its name");
+		number_of(e, "set", &set);	/* perfex: none, set 0 */
+		if (in->kind == PX_MERGE_SAMPLING && !counted)
+			return bad(path, "a sampling event without its samples (raw)");
 		if (px_merge_add_event(in, name, (long)set, counted, v))
 			return -ENOMEM;
 	}
 	return 0;
 }
 
-/* pfmon sampling: "events":[{"event","set","samples"}] and
- * "profile":[{"event","samples","rows","entries":[{"name","module","samples"}]}] */
-static int read_sampling(const char *path, struct json_object *top, struct px_merge_input *in)
+/* pfmon sampling: "profile":[{"event","samples","rows","entries":[rows
+ * with symbol, module and value]}] */
+static int read_profiles(const char *path, struct json_object *top, struct px_merge_input *in)
 {
-	struct json_object *evs = member(top, "events", json_type_array);
 	struct json_object *profs = member(top, "profile", json_type_array);
 
-	if (!evs || !profs)
-		return bad(path, "sampling report without its events or profile");
-	for (size_t i = 0; i < json_object_array_length(evs); i++) {
-		struct json_object *e = json_object_array_get_idx(evs, i);
-		const char *name = string_of(e, "event");
-		double set = 0, samples = 0;
-
-		if (!name || !number_of(e, "set", &set) || !number_of(e, "samples", &samples))
-			return bad(path, "a sampling event without its name, set or samples");
-		if (px_merge_add_event(in, name, (long)set, true, samples))
-			return -ENOMEM;
-	}
+	if (!profs)
+		return bad(path, "sampling report without its profile");
 	for (size_t i = 0; i < json_object_array_length(profs); i++) {
 		struct json_object *p = json_object_array_get_idx(profs, i);
 		struct json_object *rows = member(p, "entries", json_type_array);
@@ -138,11 +111,11 @@ static int read_sampling(const char *path, struct json_object *top, struct px_me
 			return -ENOMEM;
 		for (size_t r = 0; r < json_object_array_length(rows); r++) {
 			struct json_object *row = json_object_array_get_idx(rows, r);
-			const char *name = string_of(row, "name"), *module = string_of(row, "module");
+			const char *name = string_of(row, "symbol"), *module = string_of(row, "module");
 			double n = 0;
 
-			if (!name || !module || !number_of(row, "samples", &n))
-				return bad(path, "a profile entry without its name, module or samples");
+			if (!name || !module || !number_of(row, "value", &n))
+				return bad(path, "a profile entry without its symbol, module or value");
 			if (px_merge_add_row(in, event, name, module, (uint64_t)n))
 				return -ENOMEM;
 		}
@@ -174,7 +147,7 @@ static int last_report(const char *path, const char *text, struct json_object **
 		}
 		p += json_tokener_get_parse_end(tok);
 		json_tokener_reset(tok);
-		if (member(o, "interval_seconds", json_type_double)) {
+		if (member(o, "record", json_type_string)) {	/* an interval row */
 			json_object_put(o);
 			continue;
 		}
@@ -193,8 +166,9 @@ static int last_report(const char *path, const char *text, struct json_object **
 
 int px_merge_read_json(const char *path, const char *text, struct px_merge_input *in)
 {
-	struct json_object *top;
+	struct json_object *top = NULL;
 	const char *tool;
+	double schema = 0;
 	int ret = last_report(path, text, &top);
 
 	if (ret)
@@ -202,17 +176,18 @@ int px_merge_read_json(const char *path, const char *text, struct px_merge_input
 	tool = string_of(top, "tool");
 	if (!tool || (strcmp(tool, "perfex") && strcmp(tool, "pfmon")))
 		ret = bad(path, "not a perfex or pfmon output (no \"tool\")");
+	else if (!number_of(top, "schema", &schema) || schema != PX_SCHEMA)
+		ret = px_fail(EPROTO, "%s: schema %g: this pfmon-report reads schema %d (write the files again with this version)",
+			      path, schema, PX_SCHEMA);
 	else if (!strcmp(tool, "perfex"))
 		in->kind = PX_MERGE_PERFEX;
 	else
 		in->kind = member(top, "summary", json_type_object) ? PX_MERGE_SAMPLING :
 							       PX_MERGE_PFMON;
 	if (!ret)
-		ret = read_run(path, top, in);
-	if (!ret)
-		ret = in->kind == PX_MERGE_PERFEX ? read_perfex(path, top, in) :
-		      in->kind == PX_MERGE_PFMON ? read_pfmon(path, top, in) :
-						   read_sampling(path, top, in);
+		ret = read_run(path, top, in) ?: read_events(path, top, in);
+	if (!ret && in->kind == PX_MERGE_SAMPLING)
+		ret = read_profiles(path, top, in);
 	json_object_put(top);
 	return ret == -ENOMEM ? px_fail(ENOMEM, "out of memory") : ret;
 }

@@ -1,6 +1,8 @@
 /* pfmon-report's output: the merged events and profiles in text, CSV and
  * JSON, on the primitives of emit.h. */
 #include "merge.h"
+#include "row.h"
+#include "runctx.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -97,108 +99,160 @@ static void text_profile(FILE *f, const struct px_merge *m, const struct px_merg
 	}
 }
 
-/* ---- CSV ---- */
+/* ---- CSV and JSON: the rows of row.h ---- */
+
+/* The job the rows are of: its size and id, no rank or host of its own;
+ * with rank >= 0, one rank's (on host). */
+static struct px_runctx job_run(const struct px_merge *m, long rank, const char *host)
+{
+	struct px_runctx c = { .rank = rank, .size = m->size };
+
+	snprintf(c.host, sizeof(c.host), "%s", host ? host : "");
+	snprintf(c.job, sizeof(c.job), "%s", m->job ? m->job : "");
+	return c;
+}
+
+static struct px_row merged_row(const struct px_merge_stat *st, const struct px_runctx *run)
+{
+	struct px_row row = px_row_make("merged");
+
+	row.name = st->name;
+	row.ranks = (long)st->n;
+	row.run = run;
+	if (!st->n)
+		return row;
+	row.value = st->sum;
+	row.min = st->min;
+	row.min_rank = st->min_rank;
+	row.mean = st->mean;
+	row.max = st->max;
+	row.max_rank = st->max_rank;
+	row.imbalance = st->imbalance;
+	return row;
+}
+
+static struct px_row input_row(const struct px_merge_input *in, const struct px_runctx *run)
+{
+	struct px_row row = px_row_make("input");
+
+	row.name = in->path;
+	row.run = run;
+	return row;
+}
+
+static struct px_row profile_size_row(const struct px_merge_profile *p, size_t top,
+				      const struct px_runctx *run)
+{
+	struct px_row row = px_row_make("profile_size");
+
+	row.name = p->event;
+	row.value = (double)p->samples;
+	row.rows = (long)p->nfuncs;
+	row.position = (long)shown(p, top);
+	row.cut_ranks = (long)p->cut;
+	row.run = run;
+	return row;
+}
+
+static struct px_row profile_row(const struct px_merge_profile *p, size_t i,
+				 const struct px_runctx *run)
+{
+	struct px_row row = px_row_make("profile");
+	const struct px_merge_func *fn = &p->funcs[i];
+
+	row.name = p->event;
+	row.position = (long)i + 1;
+	row.value = (double)fn->samples;
+	row.share_pct = pct(fn->samples, p->samples);
+	row.symbol = fn->name;
+	row.module = fn->module;
+	row.run = run;
+	return row;
+}
+
+/* Function i's samples in one rank (run: that rank's) and their share of
+ * the function's samples. */
+static struct px_row share_row(const struct px_merge_profile *p, size_t i, size_t r,
+			       const struct px_runctx *run)
+{
+	struct px_row row = px_row_make("share");
+	const struct px_merge_func *fn = &p->funcs[i];
+
+	row.name = p->event;
+	row.position = (long)i + 1;
+	row.value = (double)fn->per_rank[r];
+	row.share_pct = pct(fn->per_rank[r], fn->samples);
+	row.symbol = fn->name;
+	row.module = fn->module;
+	row.run = run;
+	return row;
+}
 
 static void print_csv(FILE *f, const struct px_merge *m, const char *sep, size_t top)
 {
-	fprintf(f, "ranks%s%zu%s%ld%s%zu%s", sep, m->nin, sep, m->size, sep, m->nhosts, sep);
-	px_csv_field(f, m->job ? m->job : "", sep);
-	fputc('\n', f);
+	struct px_runctx job = job_run(m, -1, NULL), one;
+	struct px_row row;
+
+	px_row_csv_header(f, sep);
 	for (size_t i = 0; i < m->nin; i++) {
-		fprintf(f, "input%s%ld%s", sep, m->in[i].rank, sep);
-		px_csv_field(f, m->in[i].host, sep);
-		fputs(sep, f);
-		px_csv_field(f, m->in[i].path, sep);
-		fputc('\n', f);
+		one = job_run(m, m->in[i].rank, m->in[i].host);
+		row = input_row(&m->in[i], &one);
+		px_row_csv(f, sep, &row);
 	}
 	for (size_t e = 0; e < m->nstats; e++) {
-		const struct px_merge_stat *st = &m->stats[e];
-
-		fprintf(f, "event%s", sep);
-		px_csv_field(f, st->name, sep);
-		fprintf(f, "%s%zu", sep, st->n);
-		px_csv_number(f, sep, "%.0f", st->n ? st->sum : NAN);
-		px_csv_number(f, sep, "%.0f", st->min);
-		px_csv_number(f, sep, "%.0f", st->n ? (double)st->min_rank : NAN);
-		px_csv_number(f, sep, "%.2f", st->mean);
-		px_csv_number(f, sep, "%.0f", st->max);
-		px_csv_number(f, sep, "%.0f", st->n ? (double)st->max_rank : NAN);
-		px_csv_number(f, sep, "%.4f", st->imbalance);
-		fputc('\n', f);
+		row = merged_row(&m->stats[e], &job);
+		px_row_csv(f, sep, &row);
 	}
 	for (size_t p = 0; p < m->nprofiles; p++) {
 		const struct px_merge_profile *mp = &m->profiles[p];
 
-		fprintf(f, "profile_size%s", sep);
-		px_csv_field(f, mp->event, sep);
-		fprintf(f, "%s%" PRIu64 "%s%zu%s%zu\n", sep, mp->samples, sep, mp->nfuncs, sep,
-			mp->cut);
+		row = profile_size_row(mp, top, &job);
+		px_row_csv(f, sep, &row);
 		for (size_t i = 0; i < shown(mp, top); i++) {
-			const struct px_merge_func *fn = &mp->funcs[i];
-
-			fprintf(f, "profile%s", sep);
-			px_csv_field(f, mp->event, sep);
-			fprintf(f, "%s%zu%s%" PRIu64 "%s%.2f%s", sep, i + 1, sep, fn->samples, sep,
-				pct(fn->samples, mp->samples), sep);
-			px_csv_field(f, fn->name, sep);
-			fputs(sep, f);
-			px_csv_field(f, fn->module, sep);
-			fputc('\n', f);
+			row = profile_row(mp, i, &job);
+			px_row_csv(f, sep, &row);
 			for (size_t r = 0; r < m->nin; r++) {
-				fprintf(f, "share%s", sep);
-				px_csv_field(f, mp->event, sep);
-				fprintf(f, "%s%zu%s%ld%s%" PRIu64 "%s%.2f\n", sep, i + 1, sep,
-					m->in[r].rank, sep, fn->per_rank[r], sep,
-					pct(fn->per_rank[r], fn->samples));
+				one = job_run(m, m->in[r].rank, m->in[r].host);
+				row = share_row(mp, i, r, &one);
+				px_row_csv(f, sep, &row);
 			}
 		}
 	}
 }
 
-/* ---- JSON ---- */
-
-static void json_stat(FILE *f, const struct px_merge_stat *st)
-{
-	fputs("{\"name\":", f);
-	px_json_string(f, st->name);
-	fprintf(f, ",\"ranks\":%zu", st->n);
-	px_json_number(f, ",\"sum\":%.0f", st->n ? st->sum : NAN);
-	px_json_number(f, ",\"min\":%.0f", st->min);
-	px_json_number(f, ",\"min_rank\":%.0f", st->n ? (double)st->min_rank : NAN);
-	px_json_number(f, ",\"mean\":%.2f", st->mean);
-	px_json_number(f, ",\"max\":%.0f", st->max);
-	px_json_number(f, ",\"max_rank\":%.0f", st->n ? (double)st->max_rank : NAN);
-	px_json_number(f, ",\"imbalance\":%.4f}", st->imbalance);
-}
-
 static void json_profile(FILE *f, const struct px_merge *m, const struct px_merge_profile *p,
-			 size_t top)
+			 size_t top, const struct px_runctx *job)
 {
+	struct px_runctx one;
+	struct px_row row;
+
 	fputs("{\"event\":", f);
 	px_json_string(f, p->event);
-	fprintf(f, ",\"samples\":%" PRIu64 ",\"functions_total\":%zu,\"cut_ranks\":%zu,\"functions\":[",
+	fprintf(f, ",\"samples\":%" PRIu64 ",\"rows\":%zu,\"cut_ranks\":%zu,\"entries\":[",
 		p->samples, p->nfuncs, p->cut);
 	for (size_t i = 0; i < shown(p, top); i++) {
-		const struct px_merge_func *fn = &p->funcs[i];
-
-		fputs(i ? ",{\"name\":" : "{\"name\":", f);
-		px_json_string(f, fn->name);
-		fputs(",\"module\":", f);
-		px_json_string(f, fn->module);
-		fprintf(f, ",\"samples\":%" PRIu64 ",\"pct\":%.4f,\"per_rank\":[", fn->samples,
-			pct(fn->samples, p->samples));
-		for (size_t r = 0; r < m->nin; r++)
-			fprintf(f, "%s{\"rank\":%ld,\"samples\":%" PRIu64 ",\"pct\":%.4f}",
-				r ? "," : "", m->in[r].rank, fn->per_rank[r],
-				pct(fn->per_rank[r], fn->samples));
-		fputs("]}", f);
+		row = profile_row(p, i, job);
+		row.run = NULL;
+		fputs(i ? "," : "", f);
+		px_row_json(f, &row);
+	}
+	fputs("],\"shares\":[", f);
+	for (size_t i = 0; i < shown(p, top); i++) {
+		for (size_t r = 0; r < m->nin; r++) {
+			one = job_run(m, m->in[r].rank, NULL);
+			row = share_row(p, i, r, &one);
+			fputs(i || r ? "," : "", f);
+			px_row_json(f, &row);
+		}
 	}
 	fputs("]}", f);
 }
 
 static void print_json(FILE *f, const struct px_merge *m, size_t top)
 {
-	fputs("{\"tool\":\"pfmon-report\",\"kind\":", f);
+	struct px_runctx job = job_run(m, -1, NULL), one;
+
+	fprintf(f, "{\"schema\":%d,\"tool\":\"pfmon-report\",\"kind\":", PX_SCHEMA);
 	px_json_string(f, px_merge_kind_name(m->kind));
 	fprintf(f, ",\"ranks\":%zu,\"size\":%ld,\"hosts\":%zu,\"job\":", m->nin, m->size,
 		m->nhosts);
@@ -208,21 +262,24 @@ static void print_json(FILE *f, const struct px_merge *m, size_t top)
 		fputs("null", f);
 	fputs(",\"inputs\":[", f);
 	for (size_t i = 0; i < m->nin; i++) {
-		fprintf(f, "%s{\"rank\":%ld,\"host\":", i ? "," : "", m->in[i].rank);
-		px_json_string(f, m->in[i].host);
-		fputs(",\"file\":", f);
-		px_json_string(f, m->in[i].path);
-		fputc('}', f);
+		struct px_row row;
+
+		one = job_run(m, m->in[i].rank, m->in[i].host);
+		row = input_row(&m->in[i], &one);
+		fputs(i ? "," : "", f);
+		px_row_json(f, &row);
 	}
 	fputs("],\"events\":[", f);
 	for (size_t e = 0; e < m->nstats; e++) {
+		struct px_row row = merged_row(&m->stats[e], NULL);
+
 		fputs(e ? "," : "", f);
-		json_stat(f, &m->stats[e]);
+		px_row_json(f, &row);
 	}
 	fputs("],\"profile\":[", f);
 	for (size_t p = 0; p < m->nprofiles; p++) {
 		fputs(p ? "," : "", f);
-		json_profile(f, m, &m->profiles[p], top);
+		json_profile(f, m, &m->profiles[p], top, &job);
 	}
 	fputs("]}\n", f);
 }

@@ -80,26 +80,17 @@ void px_run_csv_columns(FILE *f, const char *sep)
 	fprintf(f, "%srank%ssize%shost%sjob", sep, sep, sep, sep);
 }
 
-void px_run_csv_values(FILE *f, const char *sep)
+void px_run_csv_values(FILE *f, const char *sep, const struct px_runctx *c)
 {
-	const struct px_runctx *c = px_runctx();
-
-	fprintf(f, "%s%ld%s%ld%s", sep, c->rank, sep, c->size, sep);
+	if (!c)
+		c = px_runctx();
+	fputs(sep, f);
+	if (c->rank >= 0)
+		fprintf(f, "%ld", c->rank);
+	fprintf(f, "%s%ld%s", sep, c->size, sep);
 	px_csv_field(f, c->host, sep);
 	fputs(sep, f);
 	px_csv_field(f, c->job, sep);
-}
-
-void px_run_csv_rows(FILE *f, const char *sep)
-{
-	const struct px_runctx *c = px_runctx();
-
-	fprintf(f, "run%srank%s%ld\nrun%ssize%s%ld\nrun%shost%s", sep, sep, c->rank,
-		sep, sep, c->size, sep, sep);
-	px_csv_field(f, c->host, sep);
-	fprintf(f, "\nrun%sjob%s", sep, sep);
-	px_csv_field(f, c->job, sep);
-	fputc('\n', f);
 }
 
 void px_run_describe(char *buf, size_t len)

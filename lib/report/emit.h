@@ -47,12 +47,12 @@ void px_json_number(FILE *f, const char *fmt, double v);
  * JSON keys "rank":R,"size":N,"host":"H","job":"J" (null when none),
  * written without braces or commas around them; */
 void px_run_json(FILE *f);
-/* CSV: the header's last columns ",rank,size,host,job" and each row's
- * values for them, each with its leading separator; */
+/* CSV: the header's last columns ",rank,size,host,job" and a row's values
+ * for them (c: another run's, NULL: this one's; a rank < 0 and an empty
+ * host are left empty), each with its leading separator; */
 void px_run_csv_columns(FILE *f, const char *sep);
-void px_run_csv_values(FILE *f, const char *sep);
-/* CSV without a header (pfmon's sampling report): rows run,KEY,VALUE; */
-void px_run_csv_rows(FILE *f, const char *sep);
+struct px_runctx;
+void px_run_csv_values(FILE *f, const char *sep, const struct px_runctx *c);
 /* text: "# rank R of N on HOST, job J" when a launcher started the run; */
 void px_run_text(FILE *f);
 /* the same words without "# " into buf ("" when no launcher started the

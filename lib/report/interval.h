@@ -6,11 +6,10 @@
 
 #include "emit.h"
 
-/* At t seconds into the session, name grew by delta to value.  set >= 0:
- * a count of that event set, CSV in the columns of pfmon's count table
- * (its header is the caller's); set < 0: a sampling figure (samples,
- * lost), CSV as interval,SECONDS,NAME,DELTA,TOTAL. */
-void px_interval_row(FILE *f, const struct px_out *o, double t, long set,
-		     const char *name, double delta, double value);
+/* At t seconds into the session, name grew by delta: a count of event
+ * set `set`, or with set < 0 a sampling figure (samples, lost).  CSV and
+ * JSON: an interval row of row.h, after the CSV header if none is out. */
+void px_interval_row(FILE *f, struct px_out *o, double t, long set,
+		     const char *name, double delta);
 
 #endif

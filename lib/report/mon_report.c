@@ -2,6 +2,7 @@
  * in text, CSV and JSON on the primitives of emit.h. */
 #include "mon_report.h"
 #include "interval.h"
+#include "row.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -15,20 +16,6 @@ static void text_ci(FILE *f, const struct px_value *v)
 		fputs("  +- ?", f);
 	else
 		fprintf(f, "  +- %.2f%%", v->ci95_pct);
-}
-
-/* CSV and JSON: the number, or empty / null when unknown or counted. */
-static void csv_ci(FILE *f, const char *sep, const struct px_value *v)
-{
-	fputs(sep, f);
-	if (v->state >= PX_SCALED && isfinite(v->ci95_pct))
-		fprintf(f, "%.2f", v->ci95_pct);
-}
-
-static void json_ci(FILE *f, const struct px_value *v)
-{
-	px_json_number(f, ",\"ci95_pct\":%.2f",
-		       v->state >= PX_SCALED ? v->ci95_pct : NAN);
 }
 
 /* ---- text ---- */
@@ -91,51 +78,45 @@ static void print_text(FILE *f, const struct px_monitor *m, const struct px_out 
 		text_unit(f, m, &m->units[k], o);
 }
 
-/* ---- CSV ---- */
+/* ---- CSV and JSON: the rows of row.h ---- */
 
-static void csv_header(FILE *f, struct px_out *o)
+/* Event i of set s, counted by unit u (NULL: all of them). */
+static struct px_row count_row(const struct px_monitor *m, const struct px_unit *u,
+			       size_t s, size_t i)
 {
-	const char *cols[] = { "unit", "pid", "tid", "cpu", "set", "event",
-			       "value", "raw", "active_pct", "status", "seconds",
-			       "ci95_pct" };
+	struct px_row row = px_row_make("count");
+	struct px_value v;
 
-	if (o->csv_header_done)
-		return;
-	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
-		fprintf(f, "%s%s", c ? o->sep : "", cols[c]);
-	px_run_csv_columns(f, o->sep);
-	fputc('\n', f);
-	o->csv_header_done = true;
+	px_mon_value(m, u, s, i, &v);
+	row.unit = !u ? "all" : u->tid < 0 ? "cpu" : "thread";
+	if (u && u->tid < 0) {
+		row.cpu = u->cpu;
+	} else if (u) {
+		row.pid = (long)u->pid;
+		row.tid = (long)u->tid;
+	}
+	row.set = (long)s;
+	row.name = m->opts.sets[s].events[i].name;
+	row.status = px_state_name(v.state);
+	row.seconds = m->elapsed_ns / 1e9;
+	if (v.state < PX_SCALED)
+		return row;
+	row.value = v.value;
+	row.raw = (double)v.raw;
+	row.active_pct = v.active_pct;
+	row.ci95_pct = v.ci95_pct;
+	row.runs = 1;
+	return row;
 }
 
 static void csv_unit(FILE *f, const struct px_monitor *m, const struct px_unit *u,
 		     const char *sep)
 {
-	double secs = m->elapsed_ns / 1e9;
-
 	for (size_t s = 0; s < m->opts.nsets; s++) {
 		for (size_t i = 0; i < m->opts.sets[s].n; i++) {
-			struct px_value v;
+			struct px_row row = count_row(m, u, s, i);
 
-			px_mon_value(m, u, s, i, &v);
-			if (!u)
-				fprintf(f, "all%s%s%s%s", sep, sep, sep, sep);
-			else if (u->tid < 0)
-				fprintf(f, "cpu%s%s%s%d%s", sep, sep, sep, u->cpu, sep);
-			else
-				fprintf(f, "thread%s%d%s%d%s%s", sep, (int)u->pid, sep,
-					(int)u->tid, sep, sep);
-			fprintf(f, "%zu%s", s, sep);
-			px_csv_field(f, m->opts.sets[s].events[i].name, sep);
-			if (v.state >= PX_SCALED)
-				fprintf(f, "%s%.0f%s%" PRIu64 "%s%.2f%s%s", sep, v.value,
-					sep, v.raw, sep, v.active_pct, sep, px_state_name(v.state));
-			else
-				fprintf(f, "%s%s%s%s%s", sep, sep, sep, sep, px_state_name(v.state));
-			fprintf(f, "%s%.6f", sep, secs);
-			csv_ci(f, sep, &v);
-			px_run_csv_values(f, sep);
-			fputc('\n', f);
+			px_row_csv(f, sep, &row);
 		}
 	}
 }
@@ -144,10 +125,13 @@ static void print_csv(FILE *f, const struct px_monitor *m, struct px_out *o)
 {
 	const char *sep = o->sep;
 
-	csv_header(f, o);
+	struct px_row end = px_row_elapsed(m->elapsed_ns / 1e9);
+
+	px_out_csv_header(f, o);
 	for (size_t k = 0; k < m->nunits; k++)
 		csv_unit(f, m, &m->units[k], sep);
 	csv_unit(f, m, NULL, sep);
+	px_row_csv(f, sep, &end);
 }
 
 /* ---- JSON ---- */
@@ -159,20 +143,11 @@ static void json_values(FILE *f, const struct px_monitor *m, const struct px_uni
 	fputs("\"events\":[", f);
 	for (size_t s = 0; s < m->opts.nsets; s++) {
 		for (size_t i = 0; i < m->opts.sets[s].n; i++) {
-			struct px_value v;
+			struct px_row row = count_row(m, u, s, i);
 
-			px_mon_value(m, u, s, i, &v);
-			fprintf(f, "%s{\"set\":%zu,\"name\":", first ? "" : ",", s);
-			px_json_string(f, m->opts.sets[s].events[i].name);
-			fprintf(f, ",\"status\":\"%s\"", px_state_name(v.state));
-			if (v.state >= PX_SCALED) {
-				fprintf(f, ",\"value\":%.0f,\"raw\":%" PRIu64 ",\"active_pct\":%.2f",
-					v.value, v.raw, v.active_pct);
-				json_ci(f, &v);
-				fputc('}', f);
-			} else {
-				fputs(",\"value\":null}", f);
-			}
+			row.seconds = NAN;	/* the document's elapsed_seconds */
+			fputs(first ? "" : ",", f);
+			px_row_json(f, &row);
 			first = false;
 		}
 	}
@@ -181,7 +156,7 @@ static void json_values(FILE *f, const struct px_monitor *m, const struct px_uni
 
 static void print_json(FILE *f, const struct px_monitor *m)
 {
-	fputs("{\"tool\":\"pfmon\",", f);
+	fprintf(f, "{\"schema\":%d,\"tool\":\"pfmon\",", PX_SCHEMA);
 	px_run_json(f);
 	fputs(",\"command\":[", f);
 	for (size_t i = 0; m->opts.argv && m->opts.argv[i]; i++) {
@@ -209,9 +184,10 @@ static void print_json(FILE *f, const struct px_monitor *m)
 		json_values(f, m, u);
 		fputc('}', f);
 	}
-	fputs("],\"aggregate\":{", f);
+	/* the aggregate over the units: the document's own events */
+	fputs("],", f);
 	json_values(f, m, NULL);
-	fputs("}}\n", f);
+	fputs("}\n", f);
 }
 
 void px_mon_print(FILE *f, const struct px_monitor *m, struct px_out *o)
@@ -249,10 +225,8 @@ void px_mon_interval_print(const struct px_monitor *m, void *arg)
 				continue;
 			delta = v.value - iv->prev[k];
 			iv->prev[k] = v.value;
-			if (iv->out->kind == PX_OUT_CSV)
-				csv_header(iv->f, iv->out);
 			px_interval_row(iv->f, iv->out, t, (long)s,
-					m->opts.sets[s].events[i].name, delta, v.value);
+					m->opts.sets[s].events[i].name, delta);
 		}
 	}
 	fflush(iv->f);

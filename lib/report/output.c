@@ -3,7 +3,9 @@
 #include "emit.h"
 #include "metrics.h"
 #include "report.h"
+#include "row.h"
 
+#include <math.h>
 #include <string.h>
 
 /* An event's state over the runs: scaled when any run was. */
@@ -102,101 +104,90 @@ static void print_text(FILE *f, const struct px_report *r)
 	fputs("\n\n", f);
 }
 
-/* ---- CSV ---- */
+/* ---- CSV and JSON: the rows of row.h ---- */
 
-static void csv_event(FILE *f, const struct px_report *r, size_t i,
-		      const char *sep)
+/* An event's row: the mean over the runs that counted it, their spread,
+ * and the lowest share of the time it ran (perfex's runs all measure the
+ * command as a whole: unit all, set 0). */
+static struct px_row event_row(const struct px_report *r, size_t i)
 {
 	const struct px_event_result *res = &r->results[i];
 	enum px_state s = state_of(res);
+	struct px_row row = px_row_make("count");
 
-	fputs("event", f);
-	fputs(sep, f);
-	px_csv_field(f, r->events[i].name, sep);
-	if (s < PX_SCALED) {
-		/* empty value, raw and running_pct; no runs, no spread */
-		fprintf(f, "%s%s%s%s%s%s0%s%s%s", sep, sep, sep, sep,
-			px_state_name(s), sep, sep, sep, sep);
-		px_run_csv_values(f, sep);
-		fputc('\n', f);
-		return;
-	}
-	px_csv_number(f, sep, "%.0f", res->values.mean);
-	px_csv_number(f, sep, "%.0f", res->raws.mean);
-	px_csv_number(f, sep, "%.2f", res->min_running_pct);
-	fputs(sep, f);
-	fputs(px_state_name(s), f);
-	fprintf(f, "%s%u", sep, res->runs_counted);
-	px_csv_number(f, sep, "%.2f", px_stats_stddev(&res->values));
-	px_csv_number(f, sep, "%.0f", res->values.min);
-	px_csv_number(f, sep, "%.0f", res->values.max);
-	px_run_csv_values(f, sep);
-	fputc('\n', f);
+	row.unit = "all";
+	row.set = 0;
+	row.name = r->events[i].name;
+	row.encoding = r->events[i].encoded;
+	row.status = px_state_name(s);
+	row.seconds = r->elapsed_ns.mean / 1e9;
+	if (s < PX_SCALED)
+		return row;
+	row.value = res->values.mean;
+	row.raw = res->raws.mean;
+	row.active_pct = res->min_running_pct;
+	/* one run: its own interval; more: their spread says it */
+	if (res->runs_counted == 1)
+		row.ci95_pct = res->last.ci95_pct;
+	row.runs = res->runs_counted;
+	row.stddev = px_stats_stddev(&res->values);
+	row.min = res->values.min;
+	row.max = res->values.max;
+	row.user_only = r->events[i].kernel_dropped;
+	return row;
+}
+
+static struct px_row metric_row(const struct px_report *r, const struct px_metric *m)
+{
+	struct px_row row = px_row_make("metric");
+
+	row.name = m->name;
+	row.decimals = 6;
+	row.value = m->value;
+	row.status = "derived";
+	row.runs = r->runs;
+	return row;
+}
+
+/* The mean over the runs, and their spread. */
+static struct px_row elapsed_row(const struct px_report *r)
+{
+	struct px_row row = px_row_elapsed(r->elapsed_ns.mean / 1e9);
+
+	row.runs = r->runs;
+	row.stddev = px_stats_stddev(&r->elapsed_ns) / 1e9;
+	row.min = r->elapsed_ns.min / 1e9;
+	row.max = r->elapsed_ns.max / 1e9;
+	return row;
 }
 
 static void print_csv(FILE *f, const struct px_report *r, const char *sep)
 {
-	static const char *const columns[] = {
-		"kind", "name", "value", "raw", "running_pct", "status",
-		"runs", "stddev", "min", "max",
-	};
 	struct px_metric metrics[PX_METRICS_MAX];
 	size_t nm = report_metrics(r, metrics);
+	struct px_row row;
 
-	for (size_t c = 0; c < sizeof(columns) / sizeof(columns[0]); c++)
-		fprintf(f, "%s%s", c ? sep : "", columns[c]);
-	px_run_csv_columns(f, sep);
-	fputc('\n', f);
-	for (size_t i = 0; i < r->nevents; i++)
-		csv_event(f, r, i, sep);
-	for (size_t m = 0; m < nm; m++) {
-		fprintf(f, "metric%s", sep);
-		px_csv_field(f, metrics[m].name, sep);
-		fprintf(f, "%s%.6g%s%s%s%s%s%u%s%s%s", sep, metrics[m].value,
-			sep, sep, sep, "derived", sep, r->runs, sep, sep, sep);
-		px_run_csv_values(f, sep);
-		fputc('\n', f);
+	px_row_csv_header(f, sep);
+	for (size_t i = 0; i < r->nevents; i++) {
+		row = event_row(r, i);
+		px_row_csv(f, sep, &row);
 	}
-	fprintf(f, "elapsed%sseconds%s%.9f%s%s%s%s%u%s%.9f%s%.9f%s%.9f",
-		sep, sep, r->elapsed_ns.mean / 1e9, sep, sep, sep, sep, r->runs,
-		sep, px_stats_stddev(&r->elapsed_ns) / 1e9, sep,
-		r->elapsed_ns.min / 1e9, sep, r->elapsed_ns.max / 1e9);
-	px_run_csv_values(f, sep);
-	fputc('\n', f);
+	for (size_t m = 0; m < nm; m++) {
+		row = metric_row(r, &metrics[m]);
+		px_row_csv(f, sep, &row);
+	}
+	row = elapsed_row(r);
+	px_row_csv(f, sep, &row);
 }
 
 /* ---- JSON ---- */
-
-static void json_event(FILE *f, const struct px_report *r, size_t i)
-{
-	const struct px_event_result *res = &r->results[i];
-	enum px_state s = state_of(res);
-
-	fputs("{\"name\":", f);
-	px_json_string(f, r->events[i].name);
-	fputs(",\"encoding\":", f);
-	px_json_string(f, r->events[i].encoded);
-	fprintf(f, ",\"status\":\"%s\"", px_state_name(s));
-	if (s < PX_SCALED) {
-		fputs(",\"value\":null}", f);
-		return;
-	}
-	px_json_number(f, ",\"value\":%.0f", res->values.mean);
-	px_json_number(f, ",\"raw\":%.0f", res->raws.mean);
-	px_json_number(f, ",\"running_pct\":%.2f", res->min_running_pct);
-	fprintf(f, ",\"user_only\":%s", r->events[i].kernel_dropped ? "true" : "false");
-	fprintf(f, ",\"runs\":%u", res->runs_counted);
-	px_json_number(f, ",\"stddev\":%.2f", px_stats_stddev(&res->values));
-	px_json_number(f, ",\"min\":%.0f", res->values.min);
-	px_json_number(f, ",\"max\":%.0f}", res->values.max);
-}
 
 static void print_json(FILE *f, const struct px_report *r)
 {
 	struct px_metric metrics[PX_METRICS_MAX];
 	size_t nm = report_metrics(r, metrics);
 
-	fputs("{\"tool\":", f);
+	fprintf(f, "{\"schema\":%d,\"tool\":", PX_SCHEMA);
 	px_json_string(f, r->tool);
 	fputc(',', f);
 	px_run_json(f);
@@ -212,8 +203,11 @@ static void print_json(FILE *f, const struct px_report *r)
 	px_json_number(f, ",\"elapsed_stddev\":%.9f", px_stats_stddev(&r->elapsed_ns) / 1e9);
 	fputs(",\"events\":[", f);
 	for (size_t i = 0; i < r->nevents; i++) {
+		struct px_row row = event_row(r, i);
+
+		row.seconds = NAN;	/* the document's elapsed_seconds */
 		fputs(i ? "," : "", f);
-		json_event(f, r, i);
+		px_row_json(f, &row);
 	}
 	fputs("],\"metrics\":[", f);
 	for (size_t m = 0; m < nm; m++) {

@@ -4,10 +4,12 @@
 #include "interval.h"
 #include "profile.h"
 #include "callgraph.h"
+#include "row.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The samples of set `set`'s sampling event i: raw, and scaled as its
  * count was (the set's share of the time; NAN when the set never ran). */
@@ -63,41 +65,64 @@ static void text_count(FILE *f, const struct smpl_count *c, const void *arg)
 	fputc('\n', f);
 }
 
-/* samples,EVENT,SET,RAW,SCALED,ACTIVE_PCT,CI95_PCT,COUNT (unknown: empty);
- * COUNT: what the event counted while its set was active */
+/* The samples of a sampling event (value: scaled as its count, raw: as
+ * taken), and its count while its set was active. */
+static struct px_row samples_row(const struct smpl_count *c)
+{
+	struct px_row row = px_row_make("samples");
+
+	row.set = (long)c->set;
+	row.name = c->name;
+	row.value = c->scaled;
+	row.raw = (double)c->raw;
+	row.active_pct = c->v->active_pct;
+	row.status = px_state_name(c->v->state);
+	if (c->v->state >= PX_SCALED)
+		row.ci95_pct = c->v->ci95_pct;
+	return row;
+}
+
+static struct px_row count_row(const struct smpl_count *c)
+{
+	struct px_row row = px_row_make("count");
+
+	row.unit = "all";
+	row.set = (long)c->set;
+	row.name = c->name;
+	row.status = px_state_name(c->v->state);
+	if (c->v->state < PX_SCALED)
+		return row;
+	row.value = c->v->value;
+	row.raw = (double)c->v->raw;
+	row.active_pct = c->v->active_pct;
+	row.ci95_pct = c->v->ci95_pct;
+	row.runs = 1;
+	return row;
+}
+
 static void csv_count(FILE *f, const struct smpl_count *c, const void *arg)
 {
 	const char *sep = arg;
+	struct px_row row = samples_row(c);
 
-	fputs("samples", f);
-	fputs(sep, f);
-	px_csv_field(f, c->name, sep);
-	fprintf(f, "%s%zu%s%" PRIu64 "%s", sep, c->set, sep, c->raw, sep);
-	if (isfinite(c->scaled))
-		fprintf(f, "%.0f", c->scaled);
-	fprintf(f, "%s%.2f%s", sep, c->v->active_pct, sep);
-	if (c->v->state == PX_COUNTED)
-		fputs("0.00", f);
-	else if (c->v->state == PX_SCALED && isfinite(c->v->ci95_pct))
-		fprintf(f, "%.2f", c->v->ci95_pct);
-	fprintf(f, "%s%" PRIu64 "\n", sep, c->v->raw);
+	px_row_csv(f, sep, &row);
+	row = count_row(c);
+	px_row_csv(f, sep, &row);
 }
+
+/* JSON: the samples rows, then (arg NULL) the count rows */
+struct json_counts {
+	bool first, counts;
+};
 
 static void json_count(FILE *f, const struct smpl_count *c, const void *arg)
 {
-	bool *first = (bool *)arg;
+	struct json_counts *j = (struct json_counts *)arg;
+	struct px_row row = j->counts ? count_row(c) : samples_row(c);
 
-	fputs(*first ? "{\"event\":" : ",{\"event\":", f);
-	*first = false;
-	px_json_string(f, c->name);
-	fprintf(f, ",\"set\":%zu,\"samples\":%" PRIu64 ",\"count\":%" PRIu64,
-		c->set, c->raw, c->v->raw);
-	px_json_number(f, ",\"scaled\":%.0f", c->scaled);
-	fprintf(f, ",\"active_pct\":%.2f,\"status\":\"%s\"", c->v->active_pct,
-		px_state_name(c->v->state));
-	px_json_number(f, ",\"ci95_pct\":%.2f",
-		       c->v->state >= PX_SCALED ? c->v->ci95_pct : NAN);
-	fputc('}', f);
+	fputs(j->first ? "" : ",", f);
+	j->first = false;
+	px_row_json(f, &row);
 }
 
 static const char *format_name(enum px_smpl_format f)
@@ -241,7 +266,38 @@ static void text_cg_tree(FILE *f, const struct px_smpl_session *s, size_t ev,
 
 static const struct cg_printer text_cg = { text_cg_head, text_cg_func, text_cg_tree, NULL };
 
-/* callgraph,EVENT,RANK,CHILDREN,CHILDREN_PCT,SELF,SELF_PCT,FUNCTION,MODULE */
+/* A function of event ev's call graph: its children and self samples. */
+static struct px_row cg_func_row(const struct px_smpl_session *s, size_t ev, size_t rank,
+				 const struct px_cg_func *fn)
+{
+	struct px_row row = px_row_make("callgraph");
+
+	row.name = px_profile_event(s->profile, ev);
+	row.position = (long)rank;
+	row.value = (double)fn->total;
+	row.share_pct = fn->total_pct;
+	row.self = (double)fn->self;
+	row.self_pct = fn->self_pct;
+	row.symbol = px_cg_frame_name(s->cg, fn->frame);
+	row.module = px_cg_frame_module(s->cg, fn->frame);
+	return row;
+}
+
+/* Node i of a callers or callees tree: share_pct of the root's samples. */
+static struct px_row cg_node_row(const struct px_smpl_session *s, size_t ev,
+				 enum px_cg_direction dir, const struct px_cg_node *v, size_t i)
+{
+	struct px_row row = px_row_make(dir == PX_CG_CALLERS ? "callers" : "callees");
+
+	row.name = px_profile_event(s->profile, ev);
+	row.root = px_cg_frame_name(s->cg, v[0].frame);
+	row.depth = (long)v[i].depth;
+	row.value = (double)v[i].count;
+	row.share_pct = v[0].count ? 100.0 * (double)v[i].count / (double)v[0].count : 0.0;
+	row.symbol = px_cg_frame_name(s->cg, v[i].frame);
+	return row;
+}
+
 static void csv_cg_head(FILE *f, const struct px_smpl_session *s, size_t ev, bool first)
 {
 	(void)f, (void)s, (void)ev, (void)first;
@@ -250,31 +306,20 @@ static void csv_cg_head(FILE *f, const struct px_smpl_session *s, size_t ev, boo
 static void csv_cg_func(FILE *f, const struct px_smpl_session *s, size_t ev, size_t rank,
 			const struct px_cg_func *fn, const char *sep)
 {
-	fprintf(f, "callgraph%s", sep);
-	px_csv_field(f, px_profile_event(s->profile, ev), sep);
-	fprintf(f, "%s%zu%s%" PRIu64 "%s%.2f%s%" PRIu64 "%s%.2f%s", sep, rank, sep, fn->total,
-		sep, fn->total_pct, sep, fn->self, sep, fn->self_pct, sep);
-	px_csv_field(f, px_cg_frame_name(s->cg, fn->frame), sep);
-	fputs(sep, f);
-	px_csv_field(f, px_cg_frame_module(s->cg, fn->frame), sep);
-	fputc('\n', f);
+	struct px_row row = cg_func_row(s, ev, rank, fn);
+
+	px_row_csv(f, sep, &row);
 }
 
-/* callers|callees,EVENT,FUNCTION,DEPTH,SAMPLES,PCT,NAME (depth 0: itself) */
 static void csv_cg_tree(FILE *f, const struct px_smpl_session *s, size_t ev,
 			enum px_cg_direction dir, const struct px_cg_node *v, size_t n,
 			bool first, const char *sep)
 {
 	(void)first;
 	for (size_t i = 0; i < n; i++) {
-		fprintf(f, "%s%s", dir == PX_CG_CALLERS ? "callers" : "callees", sep);
-		px_csv_field(f, px_profile_event(s->profile, ev), sep);
-		fputs(sep, f);
-		px_csv_field(f, px_cg_frame_name(s->cg, v[0].frame), sep);
-		fprintf(f, "%s%u%s%" PRIu64 "%s%.2f%s", sep, v[i].depth, sep, v[i].count, sep,
-			v[0].count ? 100.0 * (double)v[i].count / (double)v[0].count : 0.0, sep);
-		px_csv_field(f, px_cg_frame_name(s->cg, v[i].frame), sep);
-		fputc('\n', f);
+		struct px_row row = cg_node_row(s, ev, dir, v, i);
+
+		px_row_csv(f, sep, &row);
 	}
 }
 
@@ -290,30 +335,28 @@ static void json_cg_head(FILE *f, const struct px_smpl_session *s, size_t ev, bo
 static void json_cg_func(FILE *f, const struct px_smpl_session *s, size_t ev, size_t rank,
 			 const struct px_cg_func *fn, const char *sep)
 {
-	(void)ev, (void)sep;
-	fputs(rank > 1 ? ",{\"name\":" : "{\"name\":", f);
-	px_json_string(f, px_cg_frame_name(s->cg, fn->frame));
-	fputs(",\"module\":", f);
-	px_json_string(f, px_cg_frame_module(s->cg, fn->frame));
-	fprintf(f, ",\"self\":%" PRIu64 ",\"children\":%" PRIu64
-		",\"self_pct\":%.4f,\"children_pct\":%.4f}",
-		fn->self, fn->total, fn->self_pct, fn->total_pct);
+	struct px_row row = cg_func_row(s, ev, rank, fn);
+
+	(void)sep;
+	fputs(rank > 1 ? "," : "", f);
+	px_row_json(f, &row);
 }
 
 static void json_cg_tree(FILE *f, const struct px_smpl_session *s, size_t ev,
 			 enum px_cg_direction dir, const struct px_cg_node *v, size_t n,
 			 bool first, const char *sep)
 {
-	(void)ev, (void)sep;
+	(void)sep;
 	fputs(first ? "],\"trees\":[" : ",", f);
 	fprintf(f, "{\"kind\":\"%s\",\"function\":",
 		dir == PX_CG_CALLERS ? "callers" : "callees");
 	px_json_string(f, px_cg_frame_name(s->cg, v[0].frame));
 	fputs(",\"nodes\":[", f);
 	for (size_t i = 0; i < n; i++) {
-		fputs(i ? ",{\"name\":" : "{\"name\":", f);
-		px_json_string(f, px_cg_frame_name(s->cg, v[i].frame));
-		fprintf(f, ",\"depth\":%u,\"samples\":%" PRIu64 "}", v[i].depth, v[i].count);
+		struct px_row row = cg_node_row(s, ev, dir, v, i);
+
+		fputs(i ? "," : "", f);
+		px_row_json(f, &row);
 	}
 	fputs("]}", f);
 }
@@ -400,11 +443,16 @@ static size_t nonzero_rows(const struct px_profile_entry *v, size_t n)
 	return rows;
 }
 
-static void print_csv(FILE *f, const struct px_smpl_session *s, size_t top, const char *sep)
+/* The summary's figures, by the names of CSV and JSON. */
+struct summary_figure {
+	const char *name;
+	uint64_t value;
+};
+
+static size_t summary_figures(const struct px_smpl_session *s, struct summary_figure *out)
 {
 	const struct px_smpl_stats *st = &s->st;
-	size_t nev = s->profile ? px_profile_events(s->profile) : 0;
-	const struct { const char *k; uint64_t v; } rows[] = {
+	struct summary_figure all[] = {
 		{ "samples", st->samples }, { "lost", px_smpl_lost_total(st) },
 		{ "lost_ring", st->lost }, { "lost_saturated", st->dropped },
 		{ "overwritten", st->overwritten }, { "lost_late", st->late },
@@ -412,79 +460,110 @@ static void print_csv(FILE *f, const struct px_smpl_session *s, size_t top, cons
 		{ "notifications", st->notifications }, { "restarts", st->restarts },
 		{ "overflows", st->overflows }, { "throttled", st->throttled },
 		{ "mapping_records_lost", st->side_lost },
+		{ "chain_frames", s->frames }, { "unknown_frames", s->unknown_frames },
+		{ "cut_chains", s->cut_chains },
 	};
+	size_t n = sizeof(all) / sizeof(all[0]) - (s->cg ? 0 : 3);
 
-	px_run_csv_rows(f, sep);
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		fprintf(f, "summary%s%s%s%" PRIu64 "\n", sep, rows[i].k, sep, rows[i].v);
-	for (size_t k = 0; k < s->o.mon.nsets; k++)
-		fprintf(f, "summary%sset_runs_%zu%s%" PRIu64 "\n", sep, k, sep, s->set_runs[k]);
-	if (s->cg)
-		fprintf(f, "summary%schain_frames%s%" PRIu64 "\nsummary%sunknown_frames%s%" PRIu64
-			"\nsummary%scut_chains%s%" PRIu64 "\n", sep, sep, s->frames, sep, sep,
-			s->unknown_frames, sep, sep, s->cut_chains);
+	memcpy(out, all, n * sizeof(*out));
+	return n;
+}
+
+#define SUMMARY_FIGURES 15
+
+/* A profile's entry i: its samples, share and place. */
+static struct px_row profile_row(const struct px_smpl_session *s, size_t e,
+				 const struct px_profile_entry *v, long position)
+{
+	struct px_row row = px_row_make("profile");
+
+	row.name = px_profile_event(s->profile, e);
+	row.value = (double)v->count;
+	row.share_pct = v->pct;
+	row.position = position;
+	row.symbol = v->name;
+	row.module = v->module;
+	row.process = v->process && *v->process ? v->process : NULL; /* per process */
+	return row;
+}
+
+static void print_csv(FILE *f, const struct px_smpl_session *s, size_t top,
+		      struct px_out *o)
+{
+	const char *sep = o->sep;
+	struct summary_figure fig[SUMMARY_FIGURES];
+	size_t nfig = summary_figures(s, fig);
+	size_t nev = s->profile ? px_profile_events(s->profile) : 0;
+	struct px_row row;
+
+	px_out_csv_header(f, o);
+	for (size_t i = 0; i < nfig; i++) {
+		row = px_row_make("summary");
+		row.name = fig[i].name;
+		row.value = (double)fig[i].value;
+		px_row_csv(f, sep, &row);
+	}
+	for (size_t k = 0; k < s->o.mon.nsets; k++) {
+		row = px_row_make("summary");
+		row.set = (long)k;
+		row.name = "set_runs";
+		row.value = (double)s->set_runs[k];
+		px_row_csv(f, sep, &row);
+	}
 	each_sampling_event(s, csv_count, f, sep);
 	for (size_t e = 0; e < nev; e++) {
 		struct px_profile_entry *v = NULL;
 		size_t n = 0, rows;
+		long shown;
 
 		if (px_profile_rank(s->profile, e, &v, &n))
 			continue;
-		/* profile_size,EVENT,ROWS,SAMPLES,SHOWN: the whole profile's
-		 * rows and samples, and how many rows follow, so that a reader
-		 * (pfmon-report) tells a profile cut at the top from a whole
-		 * one, and a truncated file from both */
+		/* the whole profile's rows and samples, and the position of
+		 * the last row listed, so that a reader (pfmon-report) tells
+		 * a profile cut at the top from a whole one, and a truncated
+		 * file from both */
 		rows = nonzero_rows(v, n);
-		fprintf(f, "profile_size%s", sep);
-		px_csv_field(f, px_profile_event(s->profile, e), sep);
-		fprintf(f, "%s%zu%s%" PRIu64 "%s%zu\n", sep, rows, sep,
-			px_profile_total(s->profile, e), sep, top && top < rows ? top : rows);
-		for (size_t i = 0, rank = 0; i < n && (!top || rank < top); i++) {
+		shown = (long)(top && top < rows ? top : rows);
+		row = px_row_make("profile_size");
+		row.name = px_profile_event(s->profile, e);
+		row.value = (double)px_profile_total(s->profile, e);
+		row.rows = (long)rows;
+		row.position = shown;
+		px_row_csv(f, sep, &row);
+		for (size_t i = 0, rank = 0; i < n && rank < (size_t)shown; i++) {
 			if (!v[i].count)
 				continue;
-			fputs("profile", f);
-			fputs(sep, f);
-			px_csv_field(f, px_profile_event(s->profile, e), sep);
-			fprintf(f, "%s%zu%s%" PRIu64 "%s%.2f%s", sep, ++rank, sep, v[i].count,
-				sep, v[i].pct, sep);
-			px_csv_field(f, v[i].name, sep);
-			fputs(sep, f);
-			px_csv_field(f, v[i].module, sep);
-			fputs(sep, f);
-			px_csv_field(f, v[i].process, sep);
-			fputc('\n', f);
+			row = profile_row(s, e, &v[i], (long)++rank);
+			px_row_csv(f, sep, &row);
 		}
 		free(v);
 	}
 	cg_print(f, s, top, &csv_cg, sep);
+	row = px_row_elapsed(s->run.elapsed_ns / 1e9);
+	px_row_csv(f, sep, &row);
 }
 
 static void print_json(FILE *f, const struct px_smpl_session *s, size_t top)
 {
-	const struct px_smpl_stats *st = &s->st;
+	struct summary_figure fig[SUMMARY_FIGURES];
+	size_t nfig = summary_figures(s, fig);
 	size_t nev = s->profile ? px_profile_events(s->profile) : 0;
+	struct json_counts jc = { .first = true };
 
-	fputs("{\"tool\":\"pfmon\",", f);
+	fprintf(f, "{\"schema\":%d,\"tool\":\"pfmon\",", PX_SCHEMA);
 	px_run_json(f);
-	fprintf(f, ",\"summary\":{\"format\":\"%s\",\"samples\":%" PRIu64 ",\"lost\":%" PRIu64
-		",\"lost_ring\":%" PRIu64 ",\"lost_saturated\":%" PRIu64 ",\"overwritten\":%" PRIu64
-		",\"lost_late\":%" PRIu64
-		",\"buffer_full\":%" PRIu64 ",\"notifications\":%" PRIu64 ",\"restarts\":%" PRIu64
-		",\"exit_code\":%d,\"overflows\":%" PRIu64 ",\"throttled\":%" PRIu64
-		",\"mapping_records_lost\":%" PRIu64 "}",
-		format_name(s->o.smpl.format),
-		st->samples, px_smpl_lost_total(st), st->lost, st->dropped, st->overwritten, st->late,
-		st->buffer_full, st->notifications, st->restarts, s->run.exit_code,
-		st->overflows, st->throttled, st->side_lost);
-	{
-		bool first = true;
-
-		fputs(",\"set_runs\":[", f);
-		for (size_t k = 0; k < s->o.mon.nsets; k++)
-			fprintf(f, "%s%" PRIu64, k ? "," : "", s->set_runs[k]);
-		fputs("],\"events\":[", f);
-		each_sampling_event(s, json_count, f, &first);
-	}
+	fprintf(f, ",\"summary\":{\"format\":\"%s\",\"exit_code\":%d",
+		format_name(s->o.smpl.format), s->run.exit_code);
+	for (size_t i = 0; i < nfig; i++)
+		fprintf(f, ",\"%s\":%" PRIu64, fig[i].name, fig[i].value);
+	fputs("},\"set_runs\":[", f);
+	for (size_t k = 0; k < s->o.mon.nsets; k++)
+		fprintf(f, "%s%" PRIu64, k ? "," : "", s->set_runs[k]);
+	fputs("],\"events\":[", f);
+	each_sampling_event(s, json_count, f, &jc);
+	fputs("],\"counts\":[", f);
+	jc = (struct json_counts){ .first = true, .counts = true };
+	each_sampling_event(s, json_count, f, &jc);
 	fputs("],\"profile\":[", f);
 	for (size_t e = 0; e < nev; e++) {
 		struct px_profile_entry *v = NULL;
@@ -497,25 +576,20 @@ static void print_json(FILE *f, const struct px_smpl_session *s, size_t top)
 		fprintf(f, ",\"samples\":%" PRIu64 ",\"by\":\"%s\",\"rows\":%zu,\"entries\":[",
 			px_profile_total(s->profile, e), px_profile_by_name(s->o.by), nonzero_rows(v, n));
 		for (size_t i = 0, shown = 0; i < n && (!top || shown < top); i++) {
+			struct px_row row;
+
 			if (!v[i].count)
 				continue;
-			fputs(shown++ ? ",{\"name\":" : "{\"name\":", f);
-			px_json_string(f, v[i].name);
-			fputs(",\"module\":", f);
-			px_json_string(f, v[i].module);
-			fprintf(f, ",\"samples\":%" PRIu64 ",\"pct\":%.4f,\"process\":",
-				v[i].count, v[i].pct);
-			px_json_string(f, v[i].process);
-			fputc('}', f);
+			row = profile_row(s, e, &v[i], (long)shown + 1);
+			fputs(shown++ ? "," : "", f);
+			px_row_json(f, &row);
 		}
 		fputs("]}", f);
 		free(v);
 	}
 	fputs("]", f);
 	if (s->cg) {
-		fprintf(f, ",\"call_chains\":{\"frames\":%" PRIu64 ",\"unknown_frames\":%" PRIu64
-			",\"cut_chains\":%" PRIu64 "},\"callgraph\":[",
-			s->frames, s->unknown_frames, s->cut_chains);
+		fputs(",\"callgraph\":[", f);
 		cg_print(f, s, top, &json_cg, NULL);
 		fputc(']', f);
 	}
@@ -523,12 +597,12 @@ static void print_json(FILE *f, const struct px_smpl_session *s, size_t top)
 }
 
 void px_smpl_report_print(FILE *f, const struct px_smpl_session *s,
-			  const struct px_out *o)
+			  struct px_out *o)
 {
 	if (o->kind == PX_OUT_JSON)
 		print_json(f, s, o->top);
 	else if (o->kind == PX_OUT_CSV)
-		print_csv(f, s, o->top, o->sep);
+		print_csv(f, s, o->top, o);
 	else
 		print_text(f, s, o->top);
 }
@@ -547,8 +621,7 @@ void px_smpl_interval_print(const struct px_monitor *m, void *arg)
 		uint64_t delta = rows[i].value - *rows[i].prev;
 
 		*rows[i].prev = rows[i].value;
-		px_interval_row(iv->f, iv->out, t, -1, rows[i].name, (double)delta,
-				(double)rows[i].value);
+		px_interval_row(iv->f, iv->out, t, -1, rows[i].name, (double)delta);
 	}
 	fflush(iv->f);
 }

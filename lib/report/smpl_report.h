@@ -10,14 +10,14 @@
 #include "smpl_session.h"
 
 void px_smpl_report_print(FILE *f, const struct px_smpl_session *s,
-			  const struct px_out *o);
+			  struct px_out *o);
 
 /* --print-interval while sampling: the samples recorded and lost since
  * the last line, as the session's mon.on_interval with a struct
  * px_smpl_interval (zeroed but for f and out) as its argument. */
 struct px_smpl_interval {
 	FILE *f;
-	const struct px_out *out;
+	struct px_out *out;
 	uint64_t samples, lost;	/* at the last line */
 };
 void px_smpl_interval_print(const struct px_monitor *m, void *iv);

@@ -77,8 +77,7 @@ setup() {
 
 @test "-r 3 reports 3 runs with min <= mean <= max" {
 	run -0 --separate-stderr "$PERFEX" -r 3 -x, -e page-faults "$W/touch_pages" 1000
-	row=$(grep '^event,page-faults,' <<<"$stderr")
-	IFS=, read -r _ _ value raw pct status runs stddev min max _ <<<"$row"
+	IFS=, read -r value status runs min max < <(csv_get "$stderr" value,status,runs,min,max count name=page-faults)
 	assert_equal "$runs" 3
 	assert_equal "$status" counted
 	[ "$min" -le "$value" ] && [ "$value" -le "$max" ]
@@ -89,8 +88,8 @@ setup() {
 
 @test "several -e options and comma lists count every event, in order" {
 	run -0 --separate-stderr "$PERFEX" -x, -e page-faults,task-clock -e context-switches true
-	names=$(awk -F, '$1 == "event" { printf "%s ", $2 }' <<<"$stderr")
-	assert_equal "$names" "page-faults task-clock context-switches "
+	names=$(csv_get "$stderr" name count | paste -sd' ')
+	assert_equal "$names" "page-faults task-clock context-switches"
 }
 
 @test "libpfm4 full names and :u count" {
@@ -167,7 +166,7 @@ setup() {
 		assert_equal "$b" "$a"
 	done
 	# the same status for every event, the same exact counts
-	statuses() { awk -F, '$1 == "event" { print $2, $6 }' <<<"$1"; }
+	statuses() { csv_get "$1" name,status count; }
 	assert_equal "$(statuses "$forced")" "$(statuses "$plain")"
 	assert_equal "$(csv_value "$forced" "$up")" 1000
 	assert_equal "$(csv_value "$forced" "mem:$addr:x")" "$(csv_value "$plain" "mem:$addr:x")"

@@ -9,26 +9,30 @@ setup() {
 
 @test "CSV: python's csv module reads the header and one row per event, metric and elapsed" {
 	run -0 "$PERFEX" -o "$BATS_TEST_TMPDIR/out.csv" -x, -e page-faults,task-clock,cycles "$W/touch_pages" 2000
-	run -0 python3 - "$BATS_TEST_TMPDIR/out.csv" <<'PY'
+	run -0 python3 - "$BATS_TEST_TMPDIR/out.csv" "$SCHEMA_HEADER" <<'PY'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], newline="")))
-assert rows[0] == ["kind", "name", "value", "raw", "running_pct", "status",
-                   "runs", "stddev", "min", "max", "rank", "size", "host", "job"], rows[0]
-assert all(len(r) == 14 for r in rows), rows
+head = sys.argv[2].split(",")
+assert rows[0] == head, rows[0]
+assert all(len(r) == len(head) for r in rows), rows
+rows = [dict(zip(head, r)) for r in rows[1:]]
+assert all(r["schema"] == "2" for r in rows), rows
 # no launcher: rank 0 of 1 on this host, no job
-assert all(r[10:13] == ["0", "1", rows[1][12]] and r[12] and r[13] == "" for r in rows[1:]), rows
-ev = {r[1]: r for r in rows if r[0] == "event"}
+assert all((r["rank"], r["size"], r["host"]) == ("0", "1", rows[0]["host"]) and r["host"]
+           and r["job"] == "" for r in rows), rows
+ev = {r["name"]: r for r in rows if r["record"] == "count"}
+assert all(r["unit"] == "all" and r["set"] == "0" for r in ev.values()), ev
 pf = ev["page-faults"]
-assert 2000 <= int(pf[2]) <= 2100 and pf[2] == pf[3], pf
-assert pf[4] == "100.00" and pf[5] == "counted" and pf[6] == "1", pf
-assert float(ev["task-clock"][2]) > 0
+assert 2000 <= int(pf["value"]) <= 2100 and pf["value"] == pf["raw"], pf
+assert pf["active_pct"] == "100.00" and pf["status"] == "counted" and pf["runs"] == "1", pf
+assert float(ev["task-clock"]["value"]) > 0
 cy = ev["cycles"]
-assert cy[5] in ("not-supported", "counted"), cy
-if cy[5] == "not-supported":
-    assert cy[2] == "" and cy[6] == "0", cy
-kinds = [r[0] for r in rows[1:]]
-assert kinds[-1] == "elapsed" and rows[-1][1] == "seconds" and float(rows[-1][2]) > 0
-assert "metric" in kinds and any(r[1] == "CPUs-utilized" for r in rows)
+assert cy["status"] in ("not-supported", "counted"), cy
+if cy["status"] == "not-supported":
+    assert cy["value"] == "" and cy["runs"] == "", cy
+records = [r["record"] for r in rows]
+assert records[-1] == "elapsed" and rows[-1]["name"] == "seconds" and float(rows[-1]["value"]) > 0
+assert "metric" in records and any(r["name"] == "CPUs-utilized" for r in rows)
 print("ok")
 PY
 	assert_output ok
@@ -38,10 +42,10 @@ PY
 	run -0 --separate-stderr "$PERFEX" -x: -e perf::PERF_COUNT_SW_PAGE_FAULTS:u true
 	run -0 python3 -c '
 import csv, io, sys
-rows = list(csv.reader(io.StringIO(sys.argv[1]), delimiter=":"))
-ev = [r for r in rows if r and r[0] == "event"]
-assert ev[0][1] == "perf::PERF_COUNT_SW_PAGE_FAULTS:u", ev
-assert int(ev[0][2]) > 0
+rows = list(csv.DictReader(io.StringIO(sys.argv[1]), delimiter=":"))
+ev = [r for r in rows if r["record"] == "count"]
+assert ev[0]["name"] == "perf::PERF_COUNT_SW_PAGE_FAULTS:u", ev
+assert int(ev[0]["value"]) > 0
 print("ok")' "$stderr"
 	assert_output ok
 	assert_regex "$stderr" '"perf::PERF_COUNT_SW_PAGE_FAULTS:u"'
@@ -49,8 +53,8 @@ print("ok")' "$stderr"
 
 @test "CSV: a multi-character separator" {
 	run -0 --separate-stderr "$PERFEX" -x ' | ' -e page-faults true
-	assert_regex "$stderr" "^kind \| name \| value"
-	assert_regex "$stderr" "event \| page-faults \| [0-9]+ \| "
+	assert_regex "$stderr" "^schema \| record \| unit \| pid"
+	assert_regex "$stderr" "2 \| count \| all \|  \|  \|  \| 0 \| page-faults \| [0-9]+ \| "
 }
 
 @test "CSV with -r: runs, stddev, min and max" {
@@ -58,11 +62,11 @@ print("ok")' "$stderr"
 	run -0 python3 -c '
 import csv, io, sys
 rows = list(csv.DictReader(io.StringIO(sys.argv[1])))
-pf = [r for r in rows if r["name"] == "page-faults"][0]
+pf = [r for r in rows if r["record"] == "count" and r["name"] == "page-faults"][0]
 assert pf["runs"] == "4", pf
 assert float(pf["min"]) <= float(pf["value"]) <= float(pf["max"]), pf
 assert float(pf["stddev"]) >= 0
-el = [r for r in rows if r["kind"] == "elapsed"][0]
+el = [r for r in rows if r["record"] == "elapsed"][0]
 assert el["runs"] == "4" and float(el["min"]) <= float(el["value"]) <= float(el["max"]), el
 print("ok")' "$stderr"
 	assert_output ok
@@ -73,7 +77,7 @@ print("ok")' "$stderr"
 	run -0 python3 - "$BATS_TEST_TMPDIR/out.json" "$W/spin" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["tool"] == "perfex"
+assert d["schema"] == 2 and d["tool"] == "perfex"
 assert d["command"] == [sys.argv[2], "20", "3"], d["command"]
 assert d["backend"] == "perf" and d["runs"] == 1 and d["exit_status"] == 3
 assert d["elapsed_seconds"] > 0 and d["elapsed_stddev"] == 0
@@ -82,7 +86,7 @@ assert names == ["page-faults", "task-clock", "cycles"], names
 pf = d["events"][0]
 assert pf["encoding"].startswith("perf::PERF_COUNT_SW_PAGE_FAULTS"), pf
 assert pf["status"] == "counted" and pf["value"] > 0 and pf["raw"] == pf["value"]
-assert pf["running_pct"] == 100 and pf["user_only"] is False and pf["runs"] == 1
+assert pf["set"] == 0 and pf["active_pct"] == 100 and pf["user_only"] is False and pf["runs"] == 1
 assert pf["stddev"] == 0 and pf["min"] == pf["max"] == pf["value"]
 assert d["events"][1]["value"] >= 20e6
 cy = d["events"][2]
@@ -139,10 +143,11 @@ print("ok")' "$BATS_TEST_TMPDIR/out.json"
 @test "the default events: software counted, hardware counted or <not supported>" {
 	run -0 --separate-stderr "$PERFEX" -x, true
 	for ev in task-clock context-switches cpu-migrations page-faults; do
-		assert_regex "$stderr" "event,$ev,[0-9]+,"
+		assert_regex "$(csv_get "$stderr" value count name=$ev)" "^[0-9]+$"
 	done
 	for ev in cycles instructions branches branch-misses; do
-		assert_regex "$stderr" "event,$ev,(,,,not-supported|[0-9]+,[0-9]+,[0-9.]+,(counted|scaled))"
+		assert_regex "$(csv_get "$stderr" value,raw,active_pct,status count name=$ev)" \
+			"^(,,,not-supported|[0-9]+,[0-9]+,[0-9.]+,(counted|scaled))$"
 	done
 }
 

@@ -16,14 +16,94 @@ W=$ROOT/build/tests/workloads
 # tolerates a libc or kernel that faults a little more at start-up.
 STARTUP_FAULTS=100
 
-# perfex -x, output: the value column of the event row named $2.
+# The CSV of perfex, pfmon and pfmon-report (-x,): one header, the
+# schema's columns (README.md "Output schema (CSV and JSON)"), then rows
+# that start with the schema's version and their record.
+SCHEMA_HEADER=schema,record,unit,pid,tid,cpu,set,name,value,raw,active_pct,status,ci95_pct,runs,stddev,min,max,seconds,share_pct,self,self_pct,position,rows,depth,symbol,module,process,root,mean,imbalance,min_rank,max_rank,ranks,cut_ranks,rank,size,host,job
+
+# schema_awk [AWK OPTION...] PROGRAM [FILE...]: awk -F, over such a CSV,
+# its columns by name: v("NAME") is the row's column NAME.  Lines before
+# the header (perfex's warnings on standard error) are skipped, and the
+# header is no row.  A CSV without the header, or a name that is no
+# column, fails (status 2, said on standard error) before PROGRAM's END.
+# shellcheck disable=SC2016  # awk's $, not the shell's
+SCHEMA_AWK='
+function v(k) {
+	if (!(k in C)) { printf "schema_awk: no column %s in the header\n", k > "/dev/stderr"; _err = 1; exit 2 }
+	return $C[k]
+}
+$1 == "schema" && $2 == "record" { split("", C); for (i = 1; i <= NF; i++) C[$i] = i; _hdr = 1; next }
+!_hdr { next }
+END {
+	if (_err) exit 2
+	if (!_hdr) { print "schema_awk: no schema header in the CSV" > "/dev/stderr"; exit 2 }
+}
+'
+schema_awk() {
+	local opts=()
+	while [[ $# -gt 1 && $1 == -* ]]; do
+		opts+=("$1" "$2")
+		shift 2
+	done
+	awk -F, "${opts[@]}" "$SCHEMA_AWK$1" "${@:2}"
+}
+
+# csv_get CSV COLUMNS RECORD [COLUMN=VALUE...]: of each row of CSV (the
+# text) of record RECORD whose COLUMNs hold those VALUEs, the COLUMNS
+# (names, a comma between them, printed the same way), a row a line.
+csv_get() {
+	local csv=$1 cols=$2 rec=$3
+	shift 3
+	schema_awk -v cols="$cols" -v rec="$rec" '
+		BEGIN {
+			nc = split(cols, K, ",")
+			for (i = 1; i < ARGC; i++) {
+				k = ARGV[i]; sub(/=.*/, "", k)
+				W[k] = substr(ARGV[i], length(k) + 2)
+				delete ARGV[i]
+			}
+			ARGC = 1
+		}
+		v("record") == rec {
+			for (k in W) if (v(k) != W[k]) next
+			s = v(K[1])
+			for (i = 2; i <= nc; i++) s = s "," v(K[i])
+			print s
+		}' "$@" <<<"$csv"
+}
+
+# schema_row [-s SEP] COLUMN=VALUE...: the row of the schema's CSV (SEP
+# between columns, default ,) with those columns, the schema's version (2)
+# unless given, every other column empty.
+schema_row() {
+	local sep=,
+	if [ "$1" = -s ]; then
+		sep=$2
+		shift 2
+	fi
+	awk -v head="$SCHEMA_HEADER" -v sep="$sep" 'BEGIN {
+		n = split(head, H, ",")
+		for (i = 1; i <= n; i++) known[H[i]] = 1
+		R["schema"] = 2
+		for (i = 1; i < ARGC; i++) {
+			k = ARGV[i]; sub(/=.*/, "", k)
+			if (!(k in known)) { print "schema_row: no column " k > "/dev/stderr"; exit 2 }
+			R[k] = substr(ARGV[i], length(k) + 2)
+		}
+		s = R[H[1]]
+		for (i = 2; i <= n; i++) s = s sep R[H[i]]
+		print s
+	}' "$@"
+}
+
+# perfex -x, output: the value of the count of event $2.
 csv_value() {
-	awk -F, -v name="$2" '$1 == "event" && $2 == name { print $3 }' <<<"$1"
+	csv_get "$1" value count unit=all name="$2"
 }
 
 # pfmon -x, output: the value of sampling summary row $2 of output $1.
 summary() {
-	awk -F, -v k="$2" '$1 == "summary" && $2 == k { print $3 }' <<<"$1"
+	csv_get "$1" value summary name="$2"
 }
 
 # Does this machine count hardware events?  perf itself is the judge.
@@ -38,16 +118,17 @@ perf_stat_value() {
 	perf stat -x, -e "$ev" "$@" 2>&1 >/dev/null | awk -F, 'NF > 2 { print $1; exit }'
 }
 
-# interval_coverage ALONE KIND VALUE_COL CI_COL ROWS: pfmon -x, output on
-# standard input; its rows whose first field is KIND and whose CI_COL (a
-# 95% interval in % of the VALUE_COL estimate) is known.  Prints how many
-# hold ALONE, the figure measured without multiplexing, within their
-# interval, and succeeds when there are ROWS of them and 9 in 10 hold it.
+# interval_coverage ALONE RECORD ROWS: pfmon -x, outputs on standard
+# input (one header each); their RECORD rows (count rows of unit all, or
+# samples rows) whose ci95_pct (a 95% interval in % of the value, the
+# scaled estimate) is known.  Prints how many hold ALONE, the figure
+# measured without multiplexing, within their interval, and succeeds when
+# there are ROWS of them and 9 in 10 hold it.
 interval_coverage() {
-	awk -F, -v a="$1" -v kind="$2" -v vc="$3" -v cc="$4" -v rows="$5" '
-		$1 == kind && $cc != "" {
-			d = $vc - a; if (d < 0) d = -d
-			n++; inside += d <= $vc * $cc / 100; w += $cc }
+	schema_awk -v a="$1" -v rec="$2" -v rows="$3" '
+		v("record") == rec && (rec != "count" || v("unit") == "all") && v("ci95_pct") != "" {
+			d = v("value") - a; if (d < 0) d = -d
+			n++; inside += d <= v("value") * v("ci95_pct") / 100; w += v("ci95_pct") }
 		END {
 			printf "alone %d: inside %d of %d, mean +- %.2f%%\n", a, inside, n, n ? w / n : 0
 			exit !(n == rows && inside * 10 >= n * 9) }'

@@ -237,15 +237,18 @@ common_job() {
 	"$RPY" line-has "$T/report.txt" rank_work "$total"
 }
 
-@test "mpirun -np 4 pfmon sampling -x,: run rows with rank, size, host and job; pfmon-report -x, merges the CSV profiles" {
+@test "mpirun -np 4 pfmon sampling -x,: every row with rank, size, host and job; pfmon-report -x, merges the CSV profiles" {
 	pfmon_samples csv
 	mapfile -t files < <(rank_files smpl csv)
 	job=$(common_job "${files[@]}")
 	for r in 0 1 2 3; do
 		check_context "${files[r]}" "$r" 4 "$job"
-		# the run rows come first
-		run -0 head -4 "${files[r]}"
-		assert_output "$(printf 'run,rank,%d\nrun,size,4\nrun,host,%s\nrun,job,%s' "$r" "$HOST" "$job")"
+		# the header comes first, and every row has the rank, the
+		# size, the host and the job (check_context)
+		run -0 head -1 "${files[r]}"
+		assert_output "$SCHEMA_HEADER"
+		run -0 csv_get "$(<"${files[r]}")" rank,size,host,job summary name=samples
+		assert_output "$r,4,$HOST,$job"
 	done
 	shares_follow_work rank_work "${files[@]}"
 	run -0 --separate-stderr "$REPORT" -x, "${files[@]}"

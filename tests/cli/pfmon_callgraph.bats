@@ -104,8 +104,8 @@ assert n > 100, n' "$T/s.json"
 	# name and module, and two modules may hold one name (the loader's
 	# _start and the program's, when a loaded host's sampling lands in
 	# the start-up)
-	awk -F, '$1 == "callgraph" { c[$8] += $4 } END { for (x in c) print x "," c[x] }' \
-		<<<"$csv" | sort >"$T/from_report"
+	schema_awk 'v("record") == "callgraph" { c[v("symbol")] += v("value") }
+		END { for (x in c) print x "," c[x] }' <<<"$csv" | sort >"$T/from_report"
 	diff "$T/from_folded" "$T/from_report"
 }
 
@@ -115,19 +115,22 @@ assert n > 100, n' "$T/s.json"
 @test "children and self add up: main holds the leaf's samples, leaf's callers sum to it" {
 	run -0 "$PFMON" -x, -e cpu-clock:u --long-smpl-periods=500000 --call-graph=fp --profile-top=0 --profile-callers "$CG/fp/cgmain" 10
 	csv=$output
-	total=$(awk -F, '$1 == "callgraph" && $8 == "leaf" { print $4 }' <<<"$csv")
-	self=$(awk -F, '$1 == "callgraph" && $8 == "leaf" { print $6 }' <<<"$csv")
+	total=$(csv_get "$csv" value callgraph symbol=leaf)
+	self=$(csv_get "$csv" self callgraph symbol=leaf)
 	samples=$(summary "$csv" samples)
 	# leaf is where the time goes: its self samples are nearly all
 	[ "$self" -ge $((samples * 95 / 100)) ]
 	# children percentages are shares of the samples
-	awk -F, -v n="$samples" '$1 == "callgraph" { d = $5 - 100 * $4 / n; if (d > 0.01 || d < -0.01) exit 1 }' <<<"$csv"
+	schema_awk -v n="$samples" 'v("record") == "callgraph" {
+		d = v("share_pct") - 100 * v("value") / n; if (d > 0.01 || d < -0.01) bad = 1 }
+		END { exit bad }' <<<"$csv"
 	# leaf's callers: each level down its tree holds all of it again
-	awk -F, -v t="$total" '$1 == "callers" && $3 == "leaf" { if ($4 == 0) root = $5; if ($4 == 1) d1 += $5 }
+	schema_awk -v t="$total" 'v("record") == "callers" && v("root") == "leaf" {
+			if (v("depth") == "0") root = v("value"); if (v("depth") == "1") d1 += v("value") }
 		END { if (root != t || d1 != t) { print root, d1, t; exit 1 } }' <<<"$csv"
 	# the five callers of leaf, and main above all of its samples
-	[ "$(awk -F, '$1 == "callers" && $3 == "leaf" && $4 == 1' <<<"$csv" | wc -l)" -eq 5 ]
-	main=$(awk -F, '$1 == "callgraph" && $8 == "main" { print $4 }' <<<"$csv")
+	[ "$(csv_get "$csv" symbol callers root=leaf depth=1 | wc -l)" -eq 5 ]
+	main=$(csv_get "$csv" value callgraph symbol=main)
 	[ "$main" -ge $((total * 99 / 100)) ]
 }
 
@@ -141,10 +144,15 @@ assert n > 100, n' "$T/s.json"
 import json, sys
 d = json.loads(sys.stdin.read())
 g = d["callgraph"][0]
-f = {x["name"]: x for x in g["functions"]}
-assert f["leaf"]["children"] == g["samples"] or f["leaf"]["self"] > 0
-assert any(t["kind"] == "callers" and t["function"] == "leaf" for t in g["trees"])
-assert d["call_chains"]["frames"] > 0' <<<"$output"
+assert d["schema"] == 2 and "call_chains" not in d, d.keys()
+f = {x["symbol"]: x for x in g["functions"]}
+assert f["leaf"]["value"] == g["samples"] or f["leaf"]["self"] > 0
+assert all(x["name"] == "cpu-clock" for x in g["functions"]), g["functions"]
+assert [x["position"] for x in g["functions"]] == list(range(1, len(g["functions"]) + 1))
+t = [t for t in g["trees"] if t["kind"] == "callers" and t["function"] == "leaf"]
+assert t and t[0]["nodes"][0]["symbol"] == "leaf" and t[0]["nodes"][0]["depth"] == 0, t
+assert all(n["root"] == "leaf" for n in t[0]["nodes"]), t
+assert d["summary"]["chain_frames"] > 0' <<<"$output"
 }
 
 @test "a chain longer than --call-graph-depth ends in [truncated]" {

@@ -23,8 +23,9 @@ teardown() {
 # grows with the host's load (interrupts charged to the task's clock).
 # Nothing when the function has no row.
 pct() {
-	awk -F, -v f="$2" -v e="$3" '
-		$1 == "profile" && $2 == e && $7 != "[kernel]" { u += $4; if ($6 == f) { n += $4; seen = 1 } }
+	schema_awk -v f="$2" -v e="$3" '
+		v("record") == "profile" && v("name") == e && v("module") != "[kernel]" {
+			u += v("value"); if (v("symbol") == f) { n += v("value"); seen = 1 } }
 		END { if (seen) printf "%.2f\n", 100 * n / u }' <<<"$1"
 }
 
@@ -36,9 +37,9 @@ pct() {
 user_share() {
 	local out=$1
 	shift
-	awk -F, -v names=" $* " '
-		$1 == "profile" { if ($7 == "[kernel]") k += $4; else u += $4 }
-		$1 == "profile" && $7 != "[kernel]" && index(names, " " $6 " ") { w += $4 }
+	schema_awk -v names=" $* " '
+		v("record") == "profile" { if (v("module") == "[kernel]") k += v("value"); else u += v("value") }
+		v("record") == "profile" && v("module") != "[kernel]" && index(names, " " v("symbol") " ") { w += v("value") }
 		END { printf "%d of %d user-space samples in%s(%d in the kernel)\n", w, u, names, k
 		      exit !(u >= 500 && w >= 0.97 * u) }' <<<"$out"
 }
@@ -59,7 +60,7 @@ line_of() {
 	# share depends on the host's load: interrupts charged to its clock)
 	user_share "$output" heavy_function light_function
 	# the rows are ranked: heavy_function first
-	run -0 awk -F, '$1 == "profile" && $3 == 1 { print $6 }' <<<"$output"
+	run -0 csv_get "$output" symbol profile position=1
 	assert_output heavy_function
 }
 
@@ -79,8 +80,8 @@ line_of() {
 @test "a program exec'ed by the command: samples before and after the exec resolve to their own programs" {
 	run -0 --separate-stderr "$PFMON" -x, -e cpu-clock --long-smpl-periods=100000 \
 		--profile-top=0 "$W/calls" 30000000 "$W/split" 300
-	run -0 awk -F, '$1 == "profile" && ($7 ~ /\/calls$/ || $7 ~ /\/split$/) {
-			mod = $7; sub(/.*\//, "", mod); n[mod "," $6] += $4
+	run -0 schema_awk 'v("record") == "profile" && (v("module") ~ /\/calls$/ || v("module") ~ /\/split$/) {
+			mod = v("module"); sub(/.*\//, "", mod); n[mod "," v("symbol")] += v("value")
 		}
 		END { split_all = n["split,heavy_function"] + n["split,light_function"] + n["split,main"]
 			print (n["calls,counted_function"] + n["calls,main"] > 50),
@@ -98,8 +99,7 @@ line_of() {
 @test "main binary, linked library, dlopen'ed library and inlined function are named" {
 	run -0 --separate-stderr "$PFMON" -x, -e cpu-clock --long-smpl-periods=100000 --profile-top=0 "$SYMBIN" spin 400
 	for f in hot_main:symwork hot_shared:libsymshared.so hot_dlopen:libsymdl.so inline_caller:symwork; do
-		row=$(awk -F, -v f="${f%%:*}" '$1 == "profile" && $6 == f' <<<"$output")
-		[[ $(cut -d, -f7 <<<"$row") == *"/build/${f#*:}" ]]
+		[[ $(csv_get "$output" module profile symbol="${f%%:*}") == *"/build/${f#*:}" ]]
 		p=$(pct "$output" "${f%%:*}" cpu-clock)
 		awk -v p="$p" 'BEGIN { exit !(p > 15 && p < 35) }'
 	done
@@ -190,8 +190,8 @@ PY
 	run -0 --separate-stderr "$PFMON" -x, -e cpu-clock --long-smpl-periods=100000 --profile-lines "$SYMBIN" spin 400
 	# the hot rows of user space (under load, the kernel's rows grow:
 	# interrupts charged to the task's clock)
-	run -0 awk -F, '$1 == "profile" && $5 > 5 && $7 != "[kernel]" {
-			n++; if ($6 !~ /\/symbols\/sym(work|shared|dl)\.c:[0-9]+$/) bad++ }
+	run -0 schema_awk 'v("record") == "profile" && v("share_pct") + 0 > 5 && v("module") != "[kernel]" {
+			n++; if (v("symbol") !~ /\/symbols\/sym(work|shared|dl)\.c:[0-9]+$/) bad++ }
 		END { print (n >= 4), bad + 0 }' <<<"$output"
 	assert_output "1 0"
 }
@@ -209,7 +209,8 @@ PY
 	[ -r /proc/kallsyms ] && awk '$1 != "0000000000000000" { ok = 1; exit } END { exit !ok }' /proc/kallsyms ||
 		skip "kallsyms shows no addresses to this user"
 	run -0 --separate-stderr "$PFMON" -x, -e cpu-clock --long-smpl-periods=50000 --profile-top=0 "$W/touch_pages" 20000
-	run -0 awk -F, '$1 == "profile" && $7 == "[kernel]" && $6 != "??" { print $6 }' <<<"$output"
+	run -0 schema_awk 'v("record") == "profile" && v("module") == "[kernel]" && v("symbol") != "??" {
+		print v("symbol") }' <<<"$output"
 	[ -n "$output" ]
 	for f in $(head -3 <<<"$output"); do
 		grep -q " $f\$\| $f\s" /proc/kallsyms
@@ -220,16 +221,17 @@ PY
 	run -0 --separate-stderr "$PFMON" -x, -e "cpu-clock,uprobe:$W/calls:counted_function" \
 		--long-smpl-periods=100000,10 "$W/calls" 100000
 	all=$output
-	run -0 awk -F, '$1 == "profile" && $2 ~ /^uprobe:/ { print $3, $4, $5, $6 }' <<<"$output"
+	run -0 schema_awk 'v("record") == "profile" && v("name") ~ /^uprobe:/ {
+		print v("position"), v("value"), v("share_pct"), v("symbol") }' <<<"$output"
 	assert_output "1 10000 100.00 counted_function"
-	awk -F, '$1 == "profile" && $2 == "cpu-clock"' <<<"$all" | grep -q .
+	csv_get "$all" symbol profile name=cpu-clock | grep -q .
 }
 
 @test "the profile follows forked children, resolved through the mappings they inherited" {
 	run -0 --separate-stderr "$PFMON" -x, -e cpu-clock --long-smpl-periods=100000 --follow-fork \
 		--profile-top=0 --resolve-addresses --smpl-outfile="$T/s.txt" "$W/fork_calls" fork 2 60000000
 	# the profile's first rows are the children's work, by its functions
-	run -0 awk -F, '$1 == "profile" && $3 <= 2 { print $6 }' <<<"$output"
+	run -0 schema_awk 'v("record") == "profile" && v("position") + 0 <= 2 { print v("symbol") }' <<<"$output"
 	assert_output "$(printf 'calls\ncounted_function')"
 	# Each child's own samples in user space (the parent's start-up in the
 	# loader and libc is fixed work but not fixed time: it grows with the
@@ -259,8 +261,9 @@ assert s["samples"] > 500 and s["lost"] == 0, s
 p = d["profile"][0]
 assert p["event"] == "cpu-clock" and p["by"] == "functions", p
 top = p["entries"][0]
-assert top["name"] == "heavy_function" and top["module"].endswith("/split"), top
-assert abs(sum(e["pct"] for e in p["entries"]) - 100) < 5 or len(p["entries"]) == 20
+assert top["symbol"] == "heavy_function" and top["module"].endswith("/split"), top
+assert top["name"] == "cpu-clock" and top["position"] == 1, top
+assert abs(sum(e["share_pct"] for e in p["entries"]) - 100) < 5 or len(p["entries"]) == 20
 ' "$output"
 }
 
@@ -270,7 +273,8 @@ assert abs(sum(e["pct"] for e in p["entries"]) - 100) < 5 or len(p["entries"]) =
 	# most of its time in user space is in the vdso; like perf report, the
 	# parts without a symbol of their own in the vdso's dynamic symbol
 	# table stay ??
-	vdso=$(awk -F, '$1 == "profile" && $7 != "[kernel]" { u += $4; if ($7 == "[vdso]") s += $4 }
+	vdso=$(schema_awk 'v("record") == "profile" && v("module") != "[kernel]" {
+			u += v("value"); if (v("module") == "[vdso]") s += v("value") }
 		END { printf "%.2f\n", 100 * s / u }' <<<"$output")
 	echo "vdso share: $vdso"
 	awk -v p="$vdso" 'BEGIN { exit !(p > 50) }'

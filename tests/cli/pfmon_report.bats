@@ -34,7 +34,7 @@ as_rank() {
 	python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert (d["tool"], d["rank"], d["size"], d["host"], d["job"]) == ("perfex", 2, 4, sys.argv[2], "77"), d
+assert (d["schema"], d["tool"], d["rank"], d["size"], d["host"], d["job"]) == (2, "perfex", 2, 4, sys.argv[2], "77"), d
 ' "$f" "$HOST"
 	# %p is perfex's own pid: one file, named by a number
 	run -0 "$PERFEX" -e page-faults -o "$T/p.%p.txt" true
@@ -49,9 +49,10 @@ import json, sys
 d = json.loads(sys.argv[1])
 assert (d["rank"], d["size"], d["job"]) == (1, 3, "555"), d' "$stderr"
 	run -0 --separate-stderr env SLURM_PROCID=1 SLURM_NTASKS=2 "$PERFEX" -x, -e page-faults true
-	# every row ends with rank,size,host,job
-	grep -q ",rank,size,host,job$" <<<"$stderr"
-	grep -q "^event,page-faults,.*,1,2,$HOST,$" <<<"$stderr"
+	# every row has rank,size,host,job
+	assert_equal "$(head -1 <<<"$stderr")" "$SCHEMA_HEADER"
+	run -0 schema_awk '{ print v("record"), v("rank"), v("size"), v("host"), v("job") "." }' <<<"$stderr"
+	assert_output "$(printf 'count 1 2 %s .\nelapsed 1 2 %s .' "$HOST" "$HOST")"
 	# text says where it ran, only under a launcher
 	run -0 --separate-stderr env SLURM_PROCID=1 SLURM_NTASKS=2 SLURM_JOB_ID=9 "$PERFEX" -e page-faults true
 	grep -q "^# rank 1 of 2 on $HOST, job 9$" <<<"$stderr"
@@ -79,7 +80,13 @@ assert (d["rank"], d["size"], d["job"]) == (1, 3, "555"), d' "$stderr"
 		-x, --outfile="$T/r%r.csv" --smpl-outfile="$T/s%r.txt" \
 		--call-graph=fp --folded="$T/f%r.folded" --flamegraph="$T/g%r.svg" "$W/calls" 100
 	[ -s "$T/r1.csv" ] && [ -s "$T/s1.txt" ] && [ -s "$T/f1.folded" ] && [ -s "$T/g1.svg" ]
-	head -4 "$T/r1.csv" | paste -sd' ' | grep -qx "run,rank,1 run,size,2 run,host,$HOST run,job,88"
+	# one header, then rows of this rank, size, host and job
+	run -0 head -1 "$T/r1.csv"
+	assert_output "$SCHEMA_HEADER"
+	run -0 schema_awk '{ print v("rank"), v("size"), v("host"), v("job") }' "$T/r1.csv"
+	[ "${#lines[@]}" -gt 10 ]
+	run -0 sort -u <<<"$output"
+	assert_output "1 2 $HOST 88"
 	sed -n 2p "$T/s1.txt" | grep -qx "# run {\"rank\":1,\"size\":2,\"host\":\"$HOST\",\"job\":\"88\"}"
 	# the flame graph's heading says whose graph it is
 	grep -qF "class=\"heading\" x=\"600\" y=\"50\">$UPROBE, rank 1 of 2 on $HOST, job 88</text>" "$T/g1.svg"
@@ -87,7 +94,7 @@ assert (d["rank"], d["size"], d["job"]) == (1, 3, "555"), d' "$stderr"
 	python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert (d["tool"], d["rank"], d["size"], d["job"]) == ("pfmon", 1, 2, "88"), d' "$T/m1.json"
+assert (d["schema"], d["tool"], d["rank"], d["size"], d["job"]) == (2, "pfmon", 1, 2, "88"), d' "$T/m1.json"
 }
 
 # four ranks of perfex, rank r touching (r+1)*1000 pages
@@ -105,23 +112,26 @@ perfex_ranks() { # format suffix
 import json, sys
 rep = json.loads(sys.argv[1])
 vals = [json.load(open("%s/c.%d.json" % (sys.argv[2], r)))["events"][0]["value"] for r in range(4)]
-assert (rep["tool"], rep["kind"], rep["ranks"], rep["size"], rep["job"]) == \
-       ("pfmon-report", "perfex counts", 4, 4, "42"), rep
+assert (rep["schema"], rep["tool"], rep["kind"], rep["ranks"], rep["size"], rep["job"]) == \
+       (2, "pfmon-report", "perfex counts", 4, 4, "42"), rep
 pf = rep["events"][0]
 assert pf["name"] == "page-faults" and pf["ranks"] == 4, pf
-assert pf["sum"] == sum(vals) and pf["min"] == min(vals) and pf["max"] == max(vals), (pf, vals)
+assert pf["value"] == sum(vals) and pf["min"] == min(vals) and pf["max"] == max(vals), (pf, vals)
 assert abs(pf["mean"] - sum(vals) / 4) < 0.01, pf
 assert pf["max_rank"] == 3 and pf["min_rank"] == 0, pf
 assert abs(pf["imbalance"] - max(vals) / (sum(vals) / 4)) < 1e-4, pf
 # the work is 1000, 2000, 3000, 4000 pages: max/mean is 1.6 but for start-up faults
 assert 1.5 < pf["imbalance"] < 1.6, pf
 assert [i["rank"] for i in rep["inputs"]] == [0, 1, 2, 3], rep["inputs"]
+assert [i["name"] for i in rep["inputs"]] == ["%s/c.%d.json" % (sys.argv[2], r) for r in range(4)], rep["inputs"]
 PY
 	run -0 "$REPORT" "$T"/c.*.json
 	assert_line --index 0 "# pfmon-report: perfex counts of 4 ranks (the job has 4) on 1 host, job 42"
 	assert_line --regexp '^page-faults +[0-9]+ +[0-9]+ +0 +[0-9.]+ +[0-9]+ +3 +1\.5[0-9]{2}$'
 	run -0 "$REPORT" -x';' "$T"/c.*.json
-	assert_line --regexp '^event;page-faults;4;[0-9]+;[0-9]+;0;[0-9.]+;[0-9]+;3;1\.5[0-9]{3}$'
+	assert_line --index 0 "$(tr , ';' <<<"$SCHEMA_HEADER")"
+	assert_line --regexp "^$(schema_row -s ';' record=merged name=page-faults value='[0-9]+' min='[0-9]+' \
+		max='[0-9]+' mean='[0-9.]+' imbalance='1\.5[0-9]{3}' min_rank=0 max_rank=3 ranks=4 size=4 job=42)\$"
 }
 
 @test "pfmon-report reads CSV as well as JSON, and both give the same figures" {
@@ -131,7 +141,7 @@ PY
 	# report says with the files it read
 	for ext in csv json; do
 		run -0 "$REPORT" -x, "$T"/c.*."$ext"
-		row=$(grep '^event,page-faults,' <<<"$output")
+		row=$(schema_awk 'v("record") == "merged" && v("name") == "page-faults"' <<<"$output")
 		want=$(python3 - "$T" "$ext" <<'PY'
 import csv, json, sys
 vals = []
@@ -140,11 +150,14 @@ for r in range(4):
     if sys.argv[2] == "json":
         vals.append(json.load(open(path))["events"][0]["value"])
     else:
-        vals += [int(row[2]) for row in csv.reader(open(path)) if row[:2] == ["event", "page-faults"]]
+        vals += [int(row["value"]) for row in csv.DictReader(open(path))
+                 if (row["record"], row["name"]) == ("count", "page-faults")]
 mean = sum(vals) / 4
-print("event,page-faults,4,%d,%d,0,%.2f,%d,3,%.4f" % (sum(vals), min(vals), mean, max(vals), max(vals) / mean))
+print("value=%d min=%d max=%d mean=%.2f imbalance=%.4f" % (sum(vals), min(vals), max(vals), mean, max(vals) / mean))
 PY
 )
+		# shellcheck disable=SC2086  # the words are COLUMN=VALUE
+		want=$(schema_row record=merged name=page-faults $want min_rank=0 max_rank=3 ranks=4 size=4 job=42)
 		[ "$row" = "$want" ] || { echo "report: $row, files: $want"; false; }
 	done
 	# pfmon's counts CSV, with the aggregate rows
@@ -152,7 +165,8 @@ PY
 		as_rank "$r" 2 7 "$PFMON" -e "$UPROBE" -x, --outfile="$T/m.%r.csv" "$W/calls" $(((r + 1) * 500))
 	done
 	run -0 "$REPORT" -x, "$T"/m.*.csv
-	assert_line "event,$UPROBE,2,1500,500,0,750.00,1000,1,1.3333"
+	assert_line "$(schema_row record=merged name="$UPROBE" value=1500 min=500 max=1000 mean=750.00 \
+		imbalance=1.3333 min_rank=0 max_rank=1 ranks=2 size=2 job=7)"
 }
 
 @test "pfmon-report merges sampling reports into one profile with per-rank shares" {
@@ -168,14 +182,16 @@ PY
 		python3 - "$output" <<'PY'
 import json, sys
 rep = json.loads(sys.argv[1])
-assert rep["kind"] == "pfmon sampling report", rep
+assert rep["schema"] == 2 and rep["kind"] == "pfmon sampling report", rep
 ev = rep["events"][0]
-assert (ev["sum"], ev["min"], ev["max"], ev["max_rank"]) == (4000, 1000, 3000, 1), ev
+assert (ev["value"], ev["min"], ev["max"], ev["max_rank"]) == (4000, 1000, 3000, 1), ev
 p = rep["profile"][0]
 assert p["samples"] == 4000 and p["cut_ranks"] == 0, p
-f = p["functions"][0]
-assert f["name"] == "counted_function" and f["samples"] == 4000 and f["pct"] == 100, f
-assert [(s["rank"], s["samples"], s["pct"]) for s in f["per_rank"]] == [(0, 1000, 25), (1, 3000, 75)], f
+f = p["entries"][0]
+assert (f["symbol"], f["position"], f["value"], f["share_pct"]) == ("counted_function", 1, 4000, 100), f
+shares = [(s["rank"], s["value"], s["share_pct"]) for s in p["shares"] if s["position"] == f["position"]]
+assert shares == [(0, 1000, 25), (1, 3000, 75)], p["shares"]
+assert all(s["symbol"] == f["symbol"] and s["module"] == f["module"] for s in p["shares"]), p["shares"]
 PY
 	done
 	run -0 "$REPORT" "$T"/s.*.json

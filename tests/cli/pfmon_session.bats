@@ -39,8 +39,8 @@ teardown() {
 	[ "$(summary "$out" samples)" -eq 5000 ]
 	[ "$(summary "$out" lost)" -eq 0 ]
 	# every sample is at counted_function, which the profile names
-	run -0 awk -F, '$1 == "profile" && $3 == 1 { print $6, $4 }' <<<"$out"
-	assert_output "counted_function 5000"
+	run -0 csv_get "$out" symbol,value profile position=1
+	assert_output "counted_function,5000"
 	[ "$(grep -c '^[0-9]' "$T/a.txt")" -eq 5000 ]
 }
 
@@ -58,7 +58,7 @@ teardown() {
 	n=$(summary "$out" samples)
 	echo "samples $n"
 	(( n >= 150 && n <= 260 ))
-	run -0 awk -F, '$1 == "profile" && $3 == 1 { print $7 }' <<<"$out"
+	run -0 csv_get "$out" module profile position=1
 	assert_output "$W/stages"
 }
 
@@ -103,7 +103,7 @@ teardown() {
 	# skips the periods it fires late for without a trace, and a starved
 	# host got 463 of a second once.)
 	(( wall_ms >= 1000 && n > 0 && n + l <= wall_ms ))
-	run -0 awk -F, '$1 == "profile" { n++ } END { print (n > 0) }' <<<"$output"
+	run -0 schema_awk 'v("record") == "profile" { n++ } END { print (n > 0) }' <<<"$output"
 	assert_output 1
 }
 
@@ -112,17 +112,17 @@ teardown() {
 @test "intervals while sampling add up to the summary" {
 	run -0 --separate-stderr "$PFMON" -x, --print-interval=100 -e cpu-clock \
 		--long-smpl-periods=100000 "$W/spin" 450
-	read -r n l k < <(awk -F, '$1 == "interval" && $3 == "samples" { n += $4; k++ }
-		$1 == "interval" && $3 == "lost" { l += $4 }
+	# each interval row gives its change: the changes add up to the total
+	read -r n l k < <(schema_awk 'v("record") == "interval" && v("name") == "samples" { n += v("value"); k++ }
+		v("record") == "interval" && v("name") == "lost" { l += v("value") }
 		END { print n + 0, l + 0, k + 0 }' <<<"$output")
 	echo "$k intervals: samples $n lost $l"
 	(( k >= 5 ))
 	[ "$n" -eq "$(summary "$output" samples)" ]
 	[ "$l" -eq "$(summary "$output" lost)" ]
-	# each interval row holds the running total too
-	total=$(summary "$output" samples)
-	run -0 awk -F, '$1 == "interval" && $3 == "samples" { last = $5 } END { print last }' <<<"$output"
-	assert_output "$total"
+	# and the time it ends, never earlier than the last one's
+	csv_get "$output" seconds interval name=samples |
+		awk 'NR > 1 && $1 + 0 < last + 0 { bad = 1 } { last = $1 } END { exit bad }'
 }
 
 @test "--print-interval while sampling in text and JSON" {
@@ -133,9 +133,10 @@ teardown() {
 		--long-smpl-periods=100000 "$W/spin" 250
 	run -0 python3 -c 'import json, sys
 lines = [json.loads(l) for l in sys.stdin if l.strip()]
-iv = [l for l in lines if "interval_seconds" in l]
+assert all(l["schema"] == 2 for l in lines), lines
+iv = [l for l in lines if l.get("record") == "interval"]
 last = lines[-1]["summary"]
-print(sum(l["delta"] for l in iv if l["name"] == "samples") == last["samples"], len(iv) >= 4)' <<<"$output"
+print(sum(l["value"] for l in iv if l["name"] == "samples") == last["samples"], len(iv) >= 4)' <<<"$output"
 	assert_output "True True"
 }
 

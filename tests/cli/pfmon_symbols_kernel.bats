@@ -19,7 +19,8 @@ teardown() {
 
 # "share-of-[kernel]-with-??  rows-of-[kernel]-named" in pfmon -x, output $1
 kernel_rows() {
-	awk -F, '$1 == "profile" && $7 == "[kernel]" { if ($6 == "??") p += $5; else named++ }
+	schema_awk 'v("record") == "profile" && v("module") == "[kernel]" {
+			if (v("symbol") == "??") p += v("share_pct"); else named++ }
 		END { printf "%.2f %d\n", p, named }' <<<"$1"
 }
 
@@ -50,7 +51,8 @@ kernel_rows() {
 	awk '$2 ~ /^[tTwW]$/ { sub(/ [tTwW] /, "&pxtest_") } { print }' /proc/kallsyms >"$T/kallsyms"
 	PX_KALLSYMS=$T/kallsyms run -0 --separate-stderr "$PFMON" -x, -e cpu-clock \
 		--long-smpl-periods=50000 --profile-top=0 "$W/touch_pages" 20000
-	run -0 awk -F, '$1 == "profile" && $7 == "[kernel]" && $6 != "??" { n++; if ($6 !~ /^pxtest_/) bad++ }
+	run -0 schema_awk 'v("record") == "profile" && v("module") == "[kernel]" && v("symbol") != "??" {
+			n++; if (v("symbol") !~ /^pxtest_/) bad++ }
 		END { print (n > 0), bad + 0 }' <<<"$output"
 	assert_output "1 0"
 }

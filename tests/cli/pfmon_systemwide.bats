@@ -22,9 +22,9 @@ teardown() {
 # The heavy share (percent of heavy + light) of process split in a
 # pfmon -x, profile ($1), and the samples of split counted.
 pfmon_split_share() {
-	awk -F, '$1 == "profile" && $8 == "split" {
-			if ($6 == "heavy_function") h += $4
-			else if ($6 == "light_function") l += $4
+	schema_awk 'v("record") == "profile" && v("process") == "split" {
+			if (v("symbol") == "heavy_function") h += v("value")
+			else if (v("symbol") == "light_function") l += v("value")
 		}
 		END { if (h + l) printf "%.2f %d\n", 100 * h / (h + l), h + l }' <<<"$1"
 }
@@ -54,7 +54,7 @@ pfmon_split_share() {
 	awk -v a="${ours% *}" -v b="${theirs% *}" -v n="${ours#* }" \
 		'BEGIN { d = a - b; exit !(n >= 4000 && d <= 3 && d >= -3) }'
 	# every sample of split is in a function of split's
-	run -0 awk -F, '$1 == "profile" && $8 == "split" && $6 == "??" { print }' <<<"$output"
+	run -0 csv_get "$output" symbol profile process=split symbol=??
 	assert_output ""
 }
 
@@ -65,7 +65,7 @@ pfmon_split_share() {
 	echo "split: $share"
 	[ -n "$share" ]
 	awk -v a="${share% *}" -v n="${share#* }" 'BEGIN { exit !(n >= 100 && a >= 60 && a <= 80) }'
-	run -0 awk -F, '$1 == "profile" && $8 == "split" && $6 == "??" { print }' <<<"$output"
+	run -0 csv_get "$output" symbol profile process=split symbol=??
 	assert_output ""
 }
 
@@ -79,17 +79,17 @@ pfmon_split_share() {
 @test "--profile-by=comm, pid and cpu rank processes and CPUs" {
 	run -0 --separate-stderr "$PFMON" -x, --system-wide --cpu-list=0 -e cpu-clock \
 		--long-smpl-periods=250000 --profile-by=comm -- taskset -c 0 "$W/split" 400
-	run -0 awk -F, '$1 == "profile" && $6 == "split" { print ($4 > 100) }' <<<"$output"
+	run -0 schema_awk 'v("record") == "profile" && v("symbol") == "split" { print (v("value") + 0 > 100) }' <<<"$output"
 	assert_output 1
 	run -0 --separate-stderr "$PFMON" -x, -e cpu-clock --long-smpl-periods=250000 \
 		--profile-by=pid -- "$W/split" 200
-	pid_row=$(awk -F, '$1 == "profile" && $3 == 1 { print $6 }' <<<"$output")
+	pid_row=$(csv_get "$output" symbol profile position=1)
 	[[ $pid_row =~ ^[0-9]+:split$ ]]
 	run -0 --separate-stderr "$PFMON" --json --system-wide --cpu-list=0 -e cpu-clock \
 		--long-smpl-periods=250000 --profile-by=cpu -- taskset -c 0 "$W/split" 200
 	run -0 python3 -c 'import json, sys
 p = json.loads(sys.stdin.read())["profile"][0]
-print(p["by"], sorted(e["name"] for e in p["entries"]))' <<<"$output"
+print(p["by"], sorted(e["symbol"] for e in p["entries"]))' <<<"$output"
 	assert_output "cpus ['cpu 0']"
 }
 

@@ -5,19 +5,23 @@ of them, for the per-rank tests (tests/cli/mpi.bats, tests/cli/slurm.bats).
 usage: tests/cli/ranks.py COMMAND ARG...
 
 Per-rank files (perfex --json or -x, pfmon --json or -x, counting or
-sampling; the kind is told from the content):
+sampling; the kind is told from the content), in the output schema of
+README.md "Output schema (CSV and JSON)" (version 2; another is refused):
   context FILE        "RANK SIZE HOST JOB" as the file records them (JOB
                       "-" when the file says there is none)
   get FILE KEY        a top-level member of a JSON file ("null" for none)
-  count FILE EVENT    EVENT's count (perfex's value, pfmon's total over
-                      the threads it counted), or its samples in a pfmon
-                      sampling output
+  count FILE EVENT    EVENT's count (its count row of unit all: perfex's
+                      value, pfmon's total over the threads it counted),
+                      or its samples in a pfmon sampling output (the raw
+                      of its samples row)
   profile FILE        the first profile of a pfmon sampling output, best
                       first: "SAMPLES NAME" per line
 
 pfmon-report's JSON (--json) or CSV (-x,), as pfmon-report(1) describes
 them (man/pfmon-report.1.scd):
-  report-context FILE "RANKS SIZE HOSTS JOB" (JOB "-" when none)
+  report-context FILE "RANKS SIZE HOSTS JOB" (JOB "-" when none; from the
+                      CSV: the input rows, their hosts, and the size and
+                      job every row holds)
   report-inputs FILE  "RANK HOST FILE" per file read
   report-counts FILE EVENT
                       "SUM MIN MEAN MAX MAX_RANK IMBALANCE MIN_RANK" of
@@ -26,8 +30,9 @@ them (man/pfmon-report.1.scd):
   report-profile FILE the merged profile of the first event, best first:
                       "SAMPLES NAME"
   report-ranks FILE NAME
-                      NAME's share of that profile per rank: "RANK
-                      SAMPLES PCT" (PCT: the rank's % of NAME's samples)
+                      NAME's share of that profile per rank (the share
+                      rows of its profile row): "RANK SAMPLES PCT" (PCT:
+                      the rank's % of NAME's samples)
 
 pfmon-report's text, for people, whose layout may change; its figures
 must be there:
@@ -52,38 +57,53 @@ class Missing(Exception):
     pass
 
 
+SCHEMA = 2
+
+
 def load(path):
+    """("json", the document) or ("csv", its rows as dicts, by the header's
+    column names: README.md "Output schema (CSV and JSON)")."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
     if text.lstrip().startswith("{"):
-        return "json", json.loads(text)
-    return "csv", list(csv.reader(text.splitlines()))
-
-
-def header_rows(rows):
-    """The rows of a CSV with a header, as dicts."""
-    if not rows:
-        raise Missing("empty CSV")
+        d = json.loads(text)
+        if d.get("schema") != SCHEMA:
+            raise Missing("schema %s, not %d" % (d.get("schema"), SCHEMA))
+        return "json", d
+    rows = list(csv.reader(text.splitlines()))
+    if not rows or rows[0][:2] != ["schema", "record"]:
+        raise Missing("no schema,record,... header")
     head = rows[0]
-    return [dict(zip(head, r)) for r in rows[1:] if len(r) == len(head)]
+    out = []
+    for r in rows[1:]:
+        if len(r) != len(head):
+            raise Missing("a row of %d columns under a header of %d: %s" % (len(r), len(head), r))
+        row = dict(zip(head, r))
+        if row["schema"] != str(SCHEMA):
+            raise Missing("a row of schema %s: %s" % (row["schema"], r))
+        out.append(row)
+    return "csv", out
+
+
+def records(rows, record, **cols):
+    """The rows of RECORD whose columns hold the values given."""
+    return [r for r in rows if r["record"] == record
+            and all(r[k] == v for k, v in cols.items())]
 
 
 def context(path):
     kind, d = load(path)
     if kind == "json":
         ctx = [d.get("rank"), d.get("size"), d.get("host"), d.get("job")]
-    elif d and d[0] and d[0][0] == "run":
-        # pfmon sampling: run,rank,N / run,size,N / run,host,H / run,job,J
-        run = {r[1]: r[2] for r in d if len(r) >= 3 and r[0] == "run"}
-        ctx = [run.get("rank"), run.get("size"), run.get("host"), run.get("job")]
     else:
-        # counts: the last four columns of every row, header included
-        if d[0][-4:] != ["rank", "size", "host", "job"]:
-            raise Missing("no rank,size,host,job columns in the header: %s" % d[0])
-        ctx = d[1][-4:]
-        for r in d[1:]:
-            if r[-4:] != ctx:
+        # every row has them, the same
+        if not d:
+            raise Missing("no rows")
+        ctx = [d[0][k] for k in ("rank", "size", "host", "job")]
+        for r in d:
+            if [r[k] for k in ("rank", "size", "host", "job")] != ctx:
                 raise Missing("rows disagree on rank,size,host,job: %s" % r)
+        ctx = [x or None for x in ctx]
     if None in ctx[:3]:
         raise Missing("no rank, size or host")
     if ctx[3] in (None, ""):
@@ -102,44 +122,35 @@ def get(path, key):
 def count(path, event):
     kind, d = load(path)
     if kind == "json" and "profile" in d:
-        # pfmon sampling: the samples of the event
+        # pfmon sampling: the samples of the event (its samples row's raw)
         for e in d["events"]:
-            if e.get("event") == event:
-                return e["samples"]
+            if e.get("name") == event:
+                return e["raw"]
     elif kind == "json":
-        if d.get("tool") == "perfex":
-            evs = d["events"]
-        else:
-            evs = d["aggregate"]["events"]
-        for e in evs:
+        # perfex's and pfmon's counts: the document's events (pfmon's
+        # over the threads it counted; its units have their own)
+        for e in d["events"]:
             if e.get("name") == event:
                 return e["value"]
-    elif d[0][:2] == ["kind", "name"]:
-        for r in header_rows(d):
-            if r["kind"] == "event" and r["name"] == event:
-                return r["value"]
-    elif d[0][:1] == ["unit"]:
-        for r in header_rows(d):
-            if r["unit"] == "all" and r["event"] == event:
-                return r["value"]
+    elif records(d, "summary"):
+        # pfmon sampling: the samples row's raw
+        for r in records(d, "samples", name=event):
+            return r["raw"]
     else:
-        # pfmon sampling: samples,EVENT,SET,SAMPLES,...
-        for r in d:
-            if len(r) > 3 and r[0] == "samples" and r[1] == event:
-                return r[3]
+        for r in records(d, "count", unit="all", name=event):
+            return r["value"]
     raise Missing("no count of %s" % event)
 
 
 def profile(path):
     kind, d = load(path)
     if kind == "json":
-        return [(e["samples"], e["name"]) for e in d["profile"][0]["entries"]]
-    rows = [r for r in d if r and r[0] == "profile"]
+        return [(e["value"], e["symbol"]) for e in d["profile"][0]["entries"]]
+    rows = records(d, "profile")
     if not rows:
         raise Missing("no profile rows")
-    first = rows[0][1]
-    # profile,EVENT,RANK,SAMPLES,PCT,NAME,MODULE,...
-    return [(int(r[3]), r[5]) for r in rows if r[1] == first]
+    first = rows[0]["name"]
+    return [(int(r["value"]), r["symbol"]) for r in rows if r["name"] == first]
 
 
 def report(path):
@@ -150,31 +161,39 @@ def report(path):
         if d.get("tool") != "pfmon-report":
             raise Missing("not pfmon-report's JSON")
         return d
-    rep = {"inputs": [], "events": [], "profile": []}
-    fn = None
+    # the CSV: the job's size and id on every row; the ranks and their
+    # hosts are the inputs'
+    job = {(r["size"], r["job"]) for r in d}
+    if len(job) != 1:
+        raise Missing("rows disagree on the job's size and id: %s" % sorted(job))
+    size, jobid = job.pop()
+    inputs = [{"rank": int(r["rank"]), "host": r["host"], "name": r["name"]}
+              for r in records(d, "input")]
+    rep = {"ranks": len(inputs), "size": int(size), "job": jobid or None,
+           "hosts": len({i["host"] for i in inputs}), "inputs": inputs,
+           "events": [], "profile": []}
     for r in d:
-        k = r[0] if r else ""
-        if k == "ranks":
-            rep.update(ranks=int(r[1]), size=int(r[2]), hosts=int(r[3]), job=r[4] or None)
-        elif k == "input":
-            rep["inputs"].append({"rank": int(r[1]), "host": r[2], "file": r[3]})
-        elif k == "event":
-            rep["events"].append(dict(zip(
-                ("name", "ranks", "sum", "min", "min_rank", "mean", "max", "max_rank",
-                 "imbalance"), r[1:2] + [num(x) for x in r[2:10]])))
+        k = r["record"]
+        if k == "merged":
+            rep["events"].append(dict(
+                [("name", r["name"])] +
+                [(c, num(r[c])) for c in ("value", "min", "max", "mean", "imbalance",
+                                          "min_rank", "max_rank", "ranks")]))
         elif k == "profile_size":
-            rep["profile"].append({"event": r[1], "samples": int(r[2]),
-                                   "functions_total": int(r[3]), "cut_ranks": int(r[4]),
-                                   "functions": []})
-        elif k == "profile":
-            fn = {"name": r[5], "module": r[6], "samples": int(r[3]), "pct": float(r[4]),
-                  "per_rank": []}
-            rep["profile"][-1]["functions"].append(fn)
-        elif k == "share":
-            fn["per_rank"].append({"rank": int(r[3]), "samples": int(r[4]),
-                                   "pct": float(r[5])})
-        else:
-            raise Missing("a row of unknown kind: %s" % r)
+            rep["profile"].append({"event": r["name"], "samples": int(r["value"]),
+                                   "rows": int(r["rows"]), "cut_ranks": int(r["cut_ranks"]),
+                                   "entries": [], "shares": []})
+        elif k in ("profile", "share"):
+            p = rep["profile"][-1]
+            if r["name"] != p["event"]:
+                raise Missing("a %s row of %s under the profile of %s" % (k, r["name"], p["event"]))
+            row = {"value": int(r["value"]), "share_pct": float(r["share_pct"]),
+                   "position": int(r["position"]), "symbol": r["symbol"], "module": r["module"]}
+            if k == "share":
+                row["rank"] = int(r["rank"])
+            p["entries" if k == "profile" else "shares"].append(row)
+        elif k != "input":
+            raise Missing("a row of unknown record: %s" % r)
     return rep
 
 
@@ -190,25 +209,27 @@ def report_context(path):
 
 
 def report_inputs(path):
-    return ["%s %s %s" % (i["rank"], i["host"], i["file"]) for i in report(path)["inputs"]]
+    return ["%s %s %s" % (i["rank"], i["host"], i["name"]) for i in report(path)["inputs"]]
 
 
 def report_counts(path, event):
     for e in report(path)["events"]:
         if e["name"] == event:
-            return " ".join(str(e[k]) for k in ("sum", "min", "mean", "max", "max_rank",
+            return " ".join(str(e[k]) for k in ("value", "min", "mean", "max", "max_rank",
                                                 "imbalance", "min_rank"))
     raise Missing("no event %s" % event)
 
 
 def report_profile(path):
-    return ["%s %s" % (f["samples"], f["name"]) for f in report(path)["profile"][0]["functions"]]
+    return ["%s %s" % (f["value"], f["symbol"]) for f in report(path)["profile"][0]["entries"]]
 
 
 def report_ranks(path, name):
-    for f in report(path)["profile"][0]["functions"]:
-        if f["name"] == name:
-            return ["%s %s %s" % (r["rank"], r["samples"], r["pct"]) for r in f["per_rank"]]
+    p = report(path)["profile"][0]
+    for f in p["entries"]:
+        if f["symbol"] == name:
+            return ["%s %s %s" % (s["rank"], s["value"], s["share_pct"])
+                    for s in p["shares"] if s["position"] == f["position"]]
     raise Missing("no function %s in the profile" % name)
 
 

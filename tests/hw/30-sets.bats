@@ -14,9 +14,9 @@ teardown() {
 	hw_teardown
 }
 
-# col CSV UNIT SET EVENT COLUMN: a column of pfmon -x, 's row
+# col CSV UNIT SET EVENT COLUMN: a column of pfmon -x, 's count row
 col() {
-	csv_cell "$1" "$5" unit="$2" set="$3" event="$4"
+	csv_cell "$1" "$5" record=count unit="$2" set="$3" name="$4"
 }
 
 @test "three sets switched every 5 ms: each estimate within 3% of the count alone, the shares add up to 100%" {
@@ -36,25 +36,29 @@ col() {
 cycles:u
 $RAW_INSTRUCTIONS:u")" status)" = scaled ]
 		done
-		run -0 awk -F, 'NR > 1 && $1 == "all" { s += $9 } END { printf "%.1f\n", s }' "$T/out.csv"
+		run -0 awk -F, '{ s += $1 } END { printf "%.1f\n", s }' \
+			<(csv_rows "$T/out.csv" active_pct record=count unit=all)
 		assert_output 100.0
 	done
 }
 
 @test "a sampling set switched after 50 overflows records exactly 50 samples of 10000 cycles" {
-	local b rows
+	local b samples count
 	for b in $PFM_HW_BACKENDS; do
 		pfmon --backend="$b" -x , -e cycles:u --long-smpl-periods=100000 \
 			-e cycles:u,instructions:u --long-smpl-periods=10000 --switch-ovfls=50 \
 			nops 20000000 >"$T/out.csv" 2>"$T/err" || { cat "$T/err"; false; }
 		cat "$T/out.csv"
-		# samples,EVENT,SET,RAW,SCALED,ACTIVE_PCT,CI95_PCT,COUNT
-		rows=$(awk -F, '$1 == "samples" && $3 == 1 { print $4, $8 }' "$T/out.csv")
-		[ "${rows% *}" = 50 ]
-		near "${rows#* }" 500000
+		# the samples (record samples, raw) and the count (record
+		# count, raw) of each set's sampling event
+		samples=$(csv_cell "$T/out.csv" raw record=samples set=1 name=cycles:u)
+		count=$(csv_cell "$T/out.csv" raw record=count unit=all set=1 name=cycles:u)
+		[ "$samples" = 50 ]
+		near "$count" 500000
 		# set 0 samples its whole count at 100000 a sample
-		rows=$(awk -F, '$1 == "samples" && $3 == 0 { print $4, $8 }' "$T/out.csv")
-		[ "${rows% *}" = $(( ${rows#* } / 100000 )) ]
+		samples=$(csv_cell "$T/out.csv" raw record=samples set=0 name=cycles:u)
+		count=$(csv_cell "$T/out.csv" raw record=count unit=all set=0 name=cycles:u)
+		[ "$samples" = $((count / 100000)) ]
 		[ "$(summary "$T/out.csv" lost)" = 0 ]
 	done
 }

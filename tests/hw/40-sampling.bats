@@ -29,16 +29,17 @@ check_file() {
 }
 
 @test "cycles:u sampled every PERIOD: count / PERIOD samples exactly, none lost, each recording PERIOD (both formats)" {
-	local b p f row samples count ref_cyc
+	local b p f samples count ref_cyc
 	ref_cyc=$(ref cycles nops $N)
 	for b in $PFM_HW_BACKENDS; do
 		for f in default double-buffer; do
 			for p in 100000 99991; do
 				pfmon_csv "$b" -e cycles:u --smpl-module=$f --long-smpl-periods=$p \
 					--smpl-outfile="$T/s" nops $N >"$T/out.csv"
-				# samples,EVENT,SET,RAW,SCALED,ACTIVE_PCT,CI95_PCT,COUNT
-				row=$(awk -F, '$1 == "samples" && $2 == "cycles:u" { print $4, $8 }' "$T/out.csv")
-				samples=${row% *} count=${row#* }
+				# the samples taken (record samples, raw) and the
+				# count (record count, raw)
+				samples=$(csv_cell "$T/out.csv" raw record=samples name=cycles:u)
+				count=$(csv_cell "$T/out.csv" raw record=count unit=all name=cycles:u)
 				echo "$b $f $p: $samples samples, count $count, reference $ref_cyc"
 				[ "$samples" -gt 0 ]
 				[ "$samples" = $((count / p)) ]
@@ -69,13 +70,13 @@ check_file() {
 # tick is some 4 million instructions under -icount shift=0, a period
 # 10,000).
 @test "module: instructions:u sampled every PERIOD: late periods are lost_late, no buffer losses" {
-	local b p=10000 row samples count late o
+	local b p=10000 samples count late o
 	for b in $PFM_HW_BACKENDS; do
 		[ "$b" = module ] || continue
 		pfmon_csv module -e instructions:u --long-smpl-periods=$p \
 			--smpl-outfile="$T/s" nops $N >"$T/out.csv"
-		row=$(awk -F, '$1 == "samples" && $2 == "instructions:u" { print $4, $8 }' "$T/out.csv")
-		samples=${row% *} count=${row#* }
+		samples=$(csv_cell "$T/out.csv" raw record=samples name=instructions:u)
+		count=$(csv_cell "$T/out.csv" raw record=count unit=all name=instructions:u)
 		late=$(summary "$T/out.csv" lost_late)
 		echo "$samples samples, $late late, count $count, overflows $(summary "$T/out.csv" overflows)"
 		[ "$samples" -gt 0 ]

@@ -142,8 +142,9 @@ ref() {
 	}
 }
 
-# perfex_csv BACKEND ARGS...: perfex -x, 's rows (kind,name,value,raw,
-# running_pct,status,...) on standard output; fails with perfex
+# perfex_csv BACKEND ARGS...: perfex -x, 's CSV (schema 2, README.md: the
+# header, then count, metric and elapsed rows) on standard output; fails
+# with perfex
 perfex_csv() {
 	local backend=$1
 	shift
@@ -155,33 +156,12 @@ perfex_csv() {
 	cat "$T/perfex.csv"
 }
 
-# csv_cell FILE COLUMN KEY=VALUE...: the COLUMN of the one row of a CSV
-# file with a header (perfex's, pfmon's) whose KEY columns hold those
-# VALUEs; fails unless exactly one row matches
-csv_cell() {
-	local file=$1 column=$2
-	shift 2
-	awk -F, -v column="$column" -v keys="$*" '
-		NR == 1 {
-			for (i = 1; i <= NF; i++) col[$i] = i
-			nk = split(keys, kv, " ")
-			next
-		}
-		{
-			for (k = 1; k <= nk; k++) {
-				eq = index(kv[k], "=")
-				if ($(col[substr(kv[k], 1, eq - 1)]) != substr(kv[k], eq + 1))
-					next
-			}
-			print $(col[column]); n++
-		}
-		END { exit n != 1 }' "$file"
-}
+source "$BATS_TEST_DIRNAME/../lib/schema.bash"
 
-# summary CSV KEY: the value of pfmon's sampling summary row KEY
-# (summary,KEY,VALUE) in the file CSV
+# summary CSV KEY: the value of pfmon's sampling summary figure KEY
+# (record summary, name KEY) in the file CSV
 summary() {
-	awk -F, -v k="$2" '$1 == "summary" && $2 == k { print $3 }' "$1"
+	csv_cell "$1" value record=summary name="$2"
 }
 
 # perfex_value BACKEND EVENT COMMAND...: perfex's count of EVENT
@@ -189,7 +169,7 @@ perfex_value() {
 	local backend=$1 event=$2
 	shift 2
 	perfex_csv "$backend" -e "$event" "$@" >"$T/pv.csv" || return 1
-	csv_cell "$T/pv.csv" value kind=event name="$event"
+	csv_cell "$T/pv.csv" value record=count unit=all name="$event"
 }
 
 # pfmon_value BACKEND EVENT COMMAND...: pfmon's total of EVENT
@@ -197,10 +177,11 @@ pfmon_value() {
 	local backend=$1 event=$2
 	shift 2
 	pfmon_csv "$backend" -e "$event" "$@" >"$T/pm.csv" || return 1
-	csv_cell "$T/pm.csv" value unit=all event="$event"
+	csv_cell "$T/pm.csv" value record=count unit=all name="$event"
 }
 
-# pfmon_csv BACKEND ARGS...: pfmon -x, 's output; fails with pfmon
+# pfmon_csv BACKEND ARGS...: pfmon -x, 's output (schema 2, README.md);
+# fails with pfmon
 pfmon_csv() {
 	local backend=$1
 	shift

@@ -86,10 +86,11 @@ setup() {
 	out=$(mktemp)
 	run -0 perfex --backend=module -x , -o "$out" \
 		-e page-faults,task-clock,mem:$PFM_COUNTED_FUNCTION:x "$W/calls" 777
-	run -0 cat "$out"
-	assert_line --regexp '^event,mem:0x[0-9a-f]+:x,777,'
-	assert_line --regexp '^event,task-clock,[1-9][0-9]*,'
-	assert_line --regexp '^event,page-faults,[1-9][0-9]*,'
+	# each event's count row: its name and value
+	run -0 csv_rows "$out" name,value record=count unit=all
+	assert_line --regexp '^mem:0x[0-9a-f]+:x,777$'
+	assert_line --regexp '^task-clock,[1-9][0-9]*$'
+	assert_line --regexp '^page-faults,[1-9][0-9]*$'
 }
 
 @test "perfex -v names the module backend; auto picks it" {

@@ -71,13 +71,13 @@ teardown() {
 @test "unprivileged: perfex counts its command at user level, breakpoints exactly" {
 	run -0 as_user perfex --backend=module -x , -o /tmp/unpriv.csv \
 		-e "mem:$PFM_COUNTED_FUNCTION:x" "$W/calls" 2500
-	run -0 cat /tmp/unpriv.csv
-	assert_line --regexp '^event,mem:0x[0-9a-f]+:x,2500,'
+	run -0 csv_rows /tmp/unpriv.csv name,value record=count unit=all
+	assert_line --regexp '^mem:0x[0-9a-f]+:x,2500$'
 	run -0 as_user perfex --backend=module -x , -o /tmp/unpriv.csv \
 		-e page-faults "$W/touch_pages" 400
-	run -0 cat /tmp/unpriv.csv
-	assert_line --regexp '^event,page-faults,[0-9]+,'
-	n=$(awk -F, '$2 == "page-faults" {print $3}' /tmp/unpriv.csv)
+	run -0 csv_rows /tmp/unpriv.csv name,value record=count unit=all
+	assert_line --regexp '^page-faults,[0-9]+$'
+	n=$(csv_cell /tmp/unpriv.csv value record=count unit=all name=page-faults)
 	[ "$n" -ge 400 ]
 }
 

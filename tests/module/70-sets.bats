@@ -33,12 +33,10 @@ setup() {
 	assert_output "active 1 set1 5 runs 1 1 switch_pmds 1"
 }
 
-# pfmon -x, output: the value (or $3: another column) of the "all" row of
-# event $2.
+# pfmon -x, output $1: the value (or $3: another column) of the count row
+# of event $2 over every unit (unit all).
 pfmon_all() {
-	awk -F, -v col="${3:-value}" -v ev="$2" '
-		$1 == "unit" { for (i = 1; i <= NF; i++) idx[$i] = i; next }
-		$1 == "all" && $6 == ev { print $idx[col] }' <<<"$1"
+	csv_rows - "${3:-value}" record=count unit=all name="$2" <<<"$1"
 }
 
 within_pct() { # value reference percent
@@ -63,7 +61,8 @@ within_pct() { # value reference percent
 @test "pfmon --backend=module --system-wide counts each CPU" {
 	run -0 --separate-stderr pfmon --backend=module --system-wide -x, -e cpu-clock --session-timeout=1
 	echo "$output"
-	rows=$(awk -F, '$1 != "unit" && $1 != "all" && $6 == "cpu-clock" && $7 > 500000000' <<<"$output" | wc -l)
+	rows=$(csv_rows - value record=count unit=cpu name=cpu-clock <<<"$output" |
+		awk '$1 > 500000000' | wc -l)
 	[ "$rows" -eq 2 ]
 }
 
@@ -134,7 +133,8 @@ scale_check() {
 		echo "$output"
 		[ "$(pfmon_all "$output" page-faults raw)" -gt 0 ]
 		ests+=("$(pfmon_all "$output" page-faults)")
-		sum=$(awk -F, '$1 == "all" { s += $9 } END { print s }' <<<"$output")
+		sum=$(csv_rows - active_pct record=count unit=all <<<"$output" |
+			awk '{ s += $1 } END { print s }')
 		within_pct "$sum" 100 2
 	done
 	est=$(printf '%s\n' "${ests[@]}" | sort -n | sed -n 3p)
@@ -165,8 +165,8 @@ scale_check() {
 			"${sets[@]}" "$W/touch_pages" $SCALE_PAGES
 		echo "$k sets:"
 		echo "$output"
-		[ "$(grep -c '^all,.*,page-faults,' <<<"$output")" -eq "$k" ]
-		sum=$(awk -F, '$1 == "all" && $6 == "page-faults" { s += $8 } END { print s }' <<<"$output")
+		[ "$(pfmon_all "$output" page-faults raw | wc -l)" -eq "$k" ]
+		sum=$(pfmon_all "$output" page-faults raw | awk '{ s += $1 } END { print s }')
 		echo "alone $alone sum $sum"
 		within_pct "$sum" "$alone" 1
 	done
@@ -189,9 +189,10 @@ scale_check() {
 		run -0 --separate-stderr pfmon --backend=module -x, --switch-timeout=2 \
 			-e page-faults -e minor-faults -e page-faults "$W/refault_static" 100000
 		echo "$output"
-		rows=$(awk -F, -v a="$alone" '$1 == "all" {
-			d = $7 - a; if (d < 0) d = -d
-			print ($12 != "" && d <= $7 * $12 / 100) ? "in" : "out", $12 }' <<<"$output")
+		rows=$(csv_rows - value,ci95_pct record=count unit=all <<<"$output" |
+			awk -F, -v a="$alone" '{
+			d = $1 - a; if (d < 0) d = -d
+			print ($2 != "" && d <= $1 * $2 / 100) ? "in" : "out", $2 }')
 		[ "$(awk '$2 != ""' <<<"$rows" | wc -l)" -eq 3 ]
 		# grep -c says 0 with status 1 when a run has none inside
 		inside=$((inside + $(grep -c '^in' <<<"$rows" || true)))

@@ -14,11 +14,17 @@ teardown() {
 }
 
 # Column COL (default value) of EVENT (default page-faults) for unit UNIT
-# ("all", or a tid) in pfmon -x, output.
+# ("all", or a tid) in pfmon -x, output $1: its count row's.
 pfmon_csv() {
-	awk -F, -v unit="$2" -v col="${3:-value}" -v ev="${4:-page-faults}" '
-		$1 == "unit" { for (i = 1; i <= NF; i++) idx[$i] = i; next }
-		($1 == unit || $3 == unit) && $6 == ev { print $idx[col] }' <<<"$1"
+	local unit=unit=all
+	[ "$2" = all ] || unit=tid=$2
+	csv_rows - "${3:-value}" record=count "$unit" name="${4:-page-faults}" <<<"$1"
+}
+
+# The values of the per-thread count rows (unit thread) in pfmon -x, output
+# $1, one a line.
+thread_values() {
+	csv_rows - value record=count unit=thread <<<"$1"
 }
 
 @test "pfmon --backend=module --follow-all counts every thread and child exactly" {
@@ -27,9 +33,9 @@ pfmon_csv() {
 	echo "$output"
 	echo "$stderr"
 	[ "$status" -eq 0 ]
-	rows=$(awk -F, '$1 == "thread"' <<<"$output" | wc -l)
+	rows=$(thread_values "$output" | wc -l)
 	[ "$rows" -eq 7 ]	# the main thread, 3 threads, 3 children
-	big=$(awk -F, '$1 == "thread" && $7 >= 2000 && $7 <= 2000 + 50' <<<"$output" | wc -l)
+	big=$(thread_values "$output" | awk '$1 >= 2000 && $1 <= 2000 + 50' | wc -l)
 	[ "$big" -eq 6 ]
 	all=$(pfmon_csv "$output" all)
 	(( all >= 6 * 2000 && all <= 6 * 2000 + 6 * 50 + 150 ))
@@ -39,7 +45,7 @@ pfmon_csv() {
 
 @test "pfmon --backend=module without --follow options counts the first thread only" {
 	run -0 --separate-stderr pfmon --backend=module -x, -e page-faults "$W/family" 2 2000
-	[ "$(awk -F, '$1 == "thread"' <<<"$output" | wc -l)" -eq 1 ]
+	[ "$(thread_values "$output" | wc -l)" -eq 1 ]
 	(( $(pfmon_csv "$output" all) < 2000 ))
 }
 
@@ -87,5 +93,5 @@ pfmon_csv() {
 	v=$(pfmon_csv "$(<"$BATS_TEST_TMPDIR/out")" all value task-clock)
 	echo "task-clock until SIGINT $v"
 	(( v >= 290000000 ))
-	grep -q '^all,.*,task-clock,' "$BATS_TEST_TMPDIR/out"
+	[ "$(csv_rows "$BATS_TEST_TMPDIR/out" name record=count unit=all name=task-clock)" = task-clock ]
 }

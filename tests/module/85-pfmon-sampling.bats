@@ -21,11 +21,6 @@ teardown() {
 	fi
 }
 
-# summary OUTPUT ROW: a row of pfmon -x, 's summary
-summary() {
-	awk -F, -v k="$2" '$1 == "summary" && $2 == k { print $3 }' <<<"$1"
-}
-
 # check_file FILE N PERIOD: the run line, N samples, indexes in order, every IP at
 # counted_function, last reset 2^64 - PERIOD (PERIOD 0: not checked).
 check_file() {
@@ -173,8 +168,8 @@ check_file() {
 	echo "$output $stderr"
 	[ "$(summary "$output" samples)" = 1000 ]
 	[ "$(summary "$output" lost)" = 0 ]
-	run -0 awk -F, '$1 == "profile" { print $6, $4 }' <<<"$output"
-	assert_output "counted_function 1000"
+	run -0 csv_rows - symbol,value record=profile <<<"$output"
+	assert_output "counted_function,1000"
 	# two children, 500 samples each
 	run -0 awk 'NR > 1 && $1 ~ /^[0-9]+$/ { c[$2]++ } END { for (p in c) print c[p] }' "$T/f"
 	assert_output $'500\n500'
@@ -182,8 +177,8 @@ check_file() {
 		--long-smpl-periods=10 --smpl-outfile="$T/t" "$W/fork_calls" thread 3 4000
 	echo "$output $stderr"
 	[ "$(summary "$output" samples)" = 1200 ]
-	run -0 awk -F, '$1 == "profile" { print $6, $4 }' <<<"$output"
-	assert_output "counted_function 1200"
+	run -0 csv_rows - symbol,value record=profile <<<"$output"
+	assert_output "counted_function,1200"
 	run -0 awk 'NR > 1 && $1 ~ /^[0-9]+$/ { c[$3]++; p[$2] = 1 } END { for (t in c) n += c[t] == 400; print n, length(p) }' "$T/t"
 	assert_output "3 1"
 	[ "$(contexts)" -eq 0 ]
@@ -226,7 +221,9 @@ until_line() {
 	cat "$T/out" "$T/err"
 	[ "$(summary "$(<"$T/out")" samples)" = 5000 ]
 	[ "$(summary "$(<"$T/out")" lost)" = 0 ]
-	run -0 awk -F, '$1 == "interval" && $3 == "samples" { n += $4 } END { print n }' "$T/out"
+	# each interval row of the samples gives their change
+	run -0 awk '{ n += $1 } END { print n }' \
+		<(csv_rows "$T/out" value record=interval name=samples)
 	assert_output 5000
 	[ "$(contexts)" -eq 0 ]
 }
@@ -261,9 +258,10 @@ until_line() {
 	# every sample of split's own code, or of an address in no mapping,
 	# is named (the guest has no debug files: functions of the dynamic
 	# loader's own may read ??, in its module)
-	run -0 awk -F, '$1 == "profile" && $8 == "split" { n[$6] += $4 }
-		$1 == "profile" && $8 == "split" && $6 == "??" && ($7 == "??" || $7 ~ /\/split$/) { bad += $4 }
-		END { print (n["heavy_function"] > 50), (n["light_function"] > 10), bad + 0 }' <<<"$output"
+	run -0 awk -F, '{ n[$1] += $3 }
+		$1 == "??" && ($2 == "??" || $2 ~ /\/split$/) { bad += $3 }
+		END { print (n["heavy_function"] > 50), (n["light_function"] > 10), bad + 0 }' \
+		<(csv_rows - symbol,module,value record=profile process=split <<<"$output")
 	assert_output "1 1 0"
 	[ "$(contexts)" -eq 0 ]
 }
@@ -345,7 +343,7 @@ until_line() {
 
 # The share (percent) of function $2 in pfmon -x, profile output $1.
 profile_pct() {
-	awk -F, -v f="$2" '$1 == "profile" && $2 == "cpu-clock" && $6 == f { print $5 }' <<<"$1"
+	csv_rows - share_pct record=profile name=cpu-clock symbol="$2" <<<"$1"
 }
 
 # split spends 70% of its loop in heavy_function, 30% in light_function.

@@ -18,11 +18,6 @@ teardown() {
 	rm -rf "$T"
 }
 
-# summary OUTPUT ROW: a row of pfmon -x, 's summary
-summary() {
-	awk -F, -v k="$2" '$1 == "summary" && $2 == k { print $3 }' <<<"$1"
-}
-
 # stacks FOLDED REGEX: the samples of the folded stacks that match REGEX
 # (awk -v takes escapes: write \\[ for a literal [)
 stacks() {
@@ -30,9 +25,10 @@ stacks() {
 		s ~ re { n += c } END { print n + 0 }' "$1"
 }
 
-# callgraph CSV FUNCTION COLUMN: children samples (4) or self samples (6)
+# callgraph CSV FUNCTION COLUMN: the call graph row of FUNCTION's samples
+# with its callees (COLUMN value) or its own (self)
 callgraph() {
-	awk -F, -v f="$2" -v c="$3" '$1 == "callgraph" && $8 == f { print $c }' <<<"$1"
+	csv_rows - "$3" record=callgraph symbol="$2" <<<"$1"
 }
 
 # bats test_tags=x86
@@ -43,9 +39,9 @@ callgraph() {
 	[ "$(summary "$output" lost)" = 0 ]
 	[ "$(stacks "$T/f" '(^|;)main;nest_a;nest_b;nest_leaf$')" = 50 ]
 	[ "$(stacks "$T/f" 'nest_leaf')" = 50 ]
-	[ "$(callgraph "$output" nest_leaf 6)" = 50 ]
-	[ "$(callgraph "$output" nest_leaf 4)" = 50 ]
-	[ "$(callgraph "$output" main 4)" -ge 50 ]
+	[ "$(callgraph "$output" nest_leaf self)" = 50 ]
+	[ "$(callgraph "$output" nest_leaf value)" = 50 ]
+	[ "$(callgraph "$output" main value)" -ge 50 ]
 	# the folded stacks add up to the samples
 	[ "$(awk '{ s += $NF } END { print s }' "$T/f")" = "$(summary "$output" samples)" ]
 }
@@ -62,7 +58,7 @@ callgraph() {
 	run -0 --separate-stderr pfmon --backend=module -x, -e page-faults \
 		--long-smpl-periods=1 --call-graph=fp --folded="$T/f" cc_nest read 20
 	[ "$(stacks "$T/f" '(^|;)main;nest_a;nest_b;nest_leaf;entry_SYSCALL_64[a-z_]*;.*ksys_read;.*read_zero;')" = 20 ]
-	[ "$(callgraph "$output" ksys_read 4)" -ge 20 ]
+	[ "$(callgraph "$output" ksys_read value)" -ge 20 ]
 }
 
 # bats test_tags=x86

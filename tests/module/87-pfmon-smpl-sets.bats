@@ -18,9 +18,14 @@ teardown() {
 	rm -rf "$T"
 }
 
-# csv_row OUTPUT KIND KEY: the row of pfmon -x, whose first fields are KIND,KEY
-csv_row() {
-	awk -F, -v k="$2" -v e="$3" '$1 == k && $2 == e' <<<"$1"
+# samples_and_count OUTPUT EVENT SET: the samples of EVENT in SET and its
+# count there, "SAMPLES COUNT" (the raw of its samples row and of its
+# count row) in pfmon -x, output
+samples_and_count() {
+	local s c
+	s=$(csv_cell - raw record=samples name="$2" set="$3" <<<"$1") &&
+		c=$(csv_cell - raw record=count unit=all name="$2" set="$3" <<<"$1") &&
+		echo "$s $c"
 }
 
 # runs FILE: the sets of a text sample file's samples in the order the
@@ -38,14 +43,14 @@ runs() {
 		-e "$SECOND" --long-smpl-periods=1 --switch-timeout=2 \
 		--smpl-outfile="$T/s" "$W/two_calls" 20000
 	echo "$output"
-	[ "$(csv_row "$output" summary lost | cut -d, -f3)" = 0 ]
-	r0=$(csv_row "$output" summary set_runs_0 | cut -d, -f3)
-	r1=$(csv_row "$output" summary set_runs_1 | cut -d, -f3)
+	[ "$(summary "$output" lost)" = 0 ]
+	r0=$(csv_cell - value record=summary name=set_runs set=0 <<<"$output")
+	r1=$(csv_cell - value record=summary name=set_runs set=1 <<<"$output")
 	(( r0 >= 2 && r1 >= 2 ))
-	# samples,EVENT,SET,RAW,SCALED,ACTIVE_PCT,CI95_PCT,COUNT: period 1,
-	# so the samples are what the event counted in its set's turns
-	s0=$(csv_row "$output" samples "$FIRST" | awk -F, '$3 == 0 && $4 == $8 && $4 > 0 { print $4 }')
-	s1=$(csv_row "$output" samples "$SECOND" | awk -F, '$3 == 1 && $4 == $8 && $4 > 0 { print $4 }')
+	# period 1, so the samples are what the event counted in its set's
+	# turns: the samples equal the count
+	s0=$(samples_and_count "$output" "$FIRST" 0 | awk '$1 == $2 && $1 > 0 { print $1 }')
+	s1=$(samples_and_count "$output" "$SECOND" 1 | awk '$1 == $2 && $1 > 0 { print $1 }')
 	[ -n "$s0" ] && [ -n "$s1" ]
 	# one of each pair of calls, give or take one at each switch
 	d=$((s0 + s1 - 20000))
@@ -71,25 +76,25 @@ runs() {
 	[ "$(awk '$1 == 0 && $2 == 3' "$T/runs" | wc -l)" = 250 ]
 	[ "$(awk '$1 == 1 && $2 == 2' "$T/runs" | wc -l)" = 250 ]
 	[ "$(wc -l < "$T/runs")" = 500 ]
-	csv_row "$output" samples "$FIRST" | grep -q "^samples,$FIRST,0,750,"
-	csv_row "$output" samples "$SECOND" | grep -q "^samples,$SECOND,1,500,"
+	[ "$(csv_cell - raw record=samples name="$FIRST" set=0 <<<"$output")" = 750 ]
+	[ "$(csv_cell - raw record=samples name="$SECOND" set=1 <<<"$output")" = 500 ]
 }
 
 @test "module: a steady fault loop in 3 sets: each set's scaled samples within its interval of the samples alone, mostly" {
 	run -0 --separate-stderr pfmon --backend=module -x, -e page-faults --long-smpl-periods=10 "$W/refault_static" 60000
-	alone=$(csv_row "$output" samples page-faults | cut -d, -f4)
+	alone=$(csv_cell - raw record=samples name=page-faults <<<"$output")
 	inside=0 n=0
 	for r in 1 2 3 4 5; do
 		run -0 --separate-stderr pfmon --backend=module -x, --switch-timeout=2 \
 			-e page-faults --long-smpl-periods=10 -e minor-faults --long-smpl-periods=10 \
 			-e page-faults --long-smpl-periods=10 "$W/refault_static" 60000
-		while IFS=, read -r _ _ _ raw scaled _ ci _; do
+		while IFS=, read -r raw scaled ci; do
 			[ -n "$ci" ] || continue
 			echo "run $r: raw $raw scaled $scaled +- $ci%"
 			n=$((n + 1))
 			inside=$((inside + $(awk -v s="$scaled" -v a="$alone" -v c="$ci" \
 				'BEGIN { d = s - a; if (d < 0) d = -d; print (d <= s * c / 100) }')))
-		done < <(awk -F, '$1 == "samples"' <<<"$output")
+		done < <(csv_rows - raw,value,ci95_pct record=samples <<<"$output")
 	done
 	echo "alone $alone samples: inside $inside of $n"
 	# the guest's stalls land whole in one set's turns (70-sets.bats):

@@ -42,10 +42,19 @@ count() {
 		rm -f "$out"
 		return 1
 	}
-	awk -F, -v ev="$event" '
-		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		$(col["name"]) == ev { print $(col["value"]) }' "$out"
+	csv_rows "$out" value record=count name="$event" || {
+		rm -f "$out"
+		return 1
+	}
 	rm -f "$out"
+}
+
+source "$BATS_TEST_DIRNAME/../lib/schema.bash"
+
+# summary OUTPUT KEY: the value of pfmon -x, 's sampling summary figure
+# KEY (record summary, name KEY) in OUTPUT, pfmon's standard output
+summary() {
+	csv_cell - value record=summary name="$2" <<<"$1"
 }
 
 # as_user COMMAND...: run COMMAND as the unprivileged test user.

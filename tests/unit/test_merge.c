@@ -25,7 +25,53 @@ static const char *put(const char *name, const char *text)
 	return p;
 }
 
-#define RUN(r, n, job) "\"rank\":" #r ",\"size\":" #n ",\"host\":\"h\",\"job\":" job
+#define RUN(r, n, job) "\"schema\":2,\"rank\":" #r ",\"size\":" #n ",\"host\":\"h\",\"job\":" job
+
+/* The schema's columns (README "Output schema"), in order. */
+static const char *const columns[] = {
+	"schema", "record", "unit", "pid", "tid", "cpu", "set", "name", "value",
+	"raw", "active_pct", "status", "ci95_pct", "runs", "stddev", "min", "max",
+	"seconds", "share_pct", "self", "self_pct", "position", "rows", "depth",
+	"symbol", "module", "process", "root", "mean", "imbalance", "min_rank",
+	"max_rank", "ranks", "cut_ranks", "rank", "size", "host", "job",
+};
+#define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
+
+/* Append to text the header with sep (kv NULL) or a row: kv holds
+ * "column=value" pairs split by '|' (the value as written, quotes and
+ * all); the other columns are empty, schema is 2 unless kv says. */
+static void csv_line(char *text, size_t len, const char *sep, const char *kv)
+{
+	size_t at = strlen(text);
+
+	for (size_t c = 0; c < NCOLUMNS; c++) {
+		const char *v = kv ? "" : columns[c];
+		size_t vlen = strlen(v), cl = strlen(columns[c]);
+
+		if (kv && c == 0)
+			v = "2", vlen = 1;
+		for (const char *k = kv; k && *k; k += strcspn(k, "|"), k += *k == '|') {
+			if (!strncmp(k, columns[c], cl) && k[cl] == '=') {
+				v = k + cl + 1;
+				vlen = strcspn(v, "|");
+			}
+		}
+		at += (size_t)snprintf(text + at, len - at, "%s%.*s", c ? sep : "", (int)vlen, v);
+	}
+	snprintf(text + at, len - at, "\n");
+}
+
+/* A CSV file of the header and the rows (NULL-terminated), with sep. */
+static const char *put_csv(const char *name, const char *sep, const char *const *rows)
+{
+	static char text[8192];
+
+	text[0] = '\0';
+	csv_line(text, sizeof(text), sep, NULL);
+	for (size_t i = 0; rows[i]; i++)
+		csv_line(text, sizeof(text), sep, rows[i]);
+	return put(name, text);
+}
 
 static const char *perfex_json(int rank, double pf)
 {
@@ -33,7 +79,7 @@ static const char *perfex_json(int rank, double pf)
 	static int k;
 	char *b = buf[k++ % 4];
 
-	snprintf(b, sizeof(buf[0]), "{\"tool\":\"perfex\",\"rank\":%d,\"size\":4,\"host\":\"n%d\",\"job\":\"9\","
+	snprintf(b, sizeof(buf[0]), "{\"schema\":2,\"tool\":\"perfex\",\"rank\":%d,\"size\":4,\"host\":\"n%d\",\"job\":\"9\","
 		 "\"command\":[\"x\"],\"events\":[{\"name\":\"page-faults\",\"status\":\"counted\",\"value\":%.0f},"
 		 "{\"name\":\"cycles\",\"status\":\"not supported\",\"value\":null}]}\n",
 		 rank, rank % 2, pf);
@@ -92,25 +138,27 @@ static void csv_forms(void)
 	const char *p;
 
 	/* perfex CSV, a two-character separator and a quoted event name */
-	p = put("p.csv",
-		"kind::name::value::raw::running_pct::status::runs::stddev::min::max::rank::size::host::job\n"
-		"event::\"cpu/a::b/\"::42::42::100.00::counted::1::0.00::42::42::2::4::h::\n"
-		"event::cycles::::::::not supported::0::::::::2::4::h::\n"
-		"elapsed::seconds::0.1::::::::1::0::0.1::0.1::2::4::h::\n");
+	p = put_csv("p.csv", "::", (const char *const[]){
+		"record=count|unit=all|set=0|name=\"cpu/a::b/\"|value=42|raw=42|status=counted|rank=2|size=4|host=h",
+		"record=count|unit=all|set=0|name=cycles|status=not-supported|rank=2|size=4|host=h",
+		"record=metric|name=x|value=1|status=derived|rank=2|size=4|host=h",
+		"record=elapsed|name=seconds|value=0.1|rank=2|size=4|host=h", NULL });
 	is_int(px_merge_read(p, &in), 0, "perfex CSV with :: and a quoted field");
+	ok(in.kind == PX_MERGE_PERFEX, "perfex's: it ends with the elapsed row");
 	ok(in.nevents == 2 && !strcmp(in.events[0].name, "cpu/a::b/") && in.events[0].value == 42 &&
 	   in.events[0].counted && !in.events[1].counted, "its events, unquoted");
 	ok(in.rank == 2 && in.size == 4 && !in.job, "its rank, size, no job");
 	px_merge_input_free(&in);
 
-	/* pfmon CSV: threads, intervals and the aggregate; a second set */
-	p = put("m.csv",
-		"unit,pid,tid,cpu,set,event,value,raw,active_pct,status,seconds,ci95_pct,rank,size,host,job\n"
-		"interval,,,,0,task-clock,5,,,,interval,0.1,,1,2,h,j\n"
-		"thread,1,1,,0,task-clock,7,7,100.00,counted,0.2,0.00,1,2,h,j\n"
-		"all,,,,0,task-clock,7,7,100.00,counted,0.2,0.00,1,2,h,j\n"
-		"all,,,,1,page-faults,9,4,50.00,scaled,0.2,3.00,1,2,h,j\n");
+	/* pfmon CSV: intervals, threads and the aggregate; a second set */
+	p = put_csv("m.csv", ",", (const char *const[]){
+		"record=interval|set=0|name=task-clock|value=5|seconds=0.1|rank=1|size=2|host=h|job=j",
+		"record=count|unit=thread|pid=1|tid=1|set=0|name=task-clock|value=7|raw=7|status=counted|rank=1|size=2|host=h|job=j",
+		"record=count|unit=all|set=0|name=task-clock|value=7|raw=7|status=counted|rank=1|size=2|host=h|job=j",
+		"record=count|unit=all|set=1|name=page-faults|value=9|raw=4|status=scaled|rank=1|size=2|host=h|job=j",
+		"record=elapsed|name=seconds|value=0.2|rank=1|size=2|host=h|job=j", NULL });
 	is_int(px_merge_read(p, &in), 0, "pfmon counts CSV");
+	ok(in.kind == PX_MERGE_PFMON, "pfmon's counts");
 	ok(in.nevents == 2 && in.events[0].value == 7 && !strcmp(in.events[1].name, "page-faults (set 1)") &&
 	   in.events[1].value == 9, "the aggregate rows, the set named past set 0");
 	is_str(in.job, "j", "its job");
@@ -118,8 +166,8 @@ static void csv_forms(void)
 
 	/* pfmon JSON with interval lines before the report */
 	p = put("m.json",
-		"{\"interval_seconds\":0.1," RUN(0, 1, "null") ",\"set\":0,\"name\":\"task-clock\",\"delta\":1,\"value\":1}\n"
-		"{\"tool\":\"pfmon\"," RUN(0, 1, "null") ",\"aggregate\":{\"events\":[{\"set\":0,\"name\":\"task-clock\",\"status\":\"counted\",\"value\":5}]}}\n");
+		"{\"schema\":2,\"record\":\"interval\",\"rank\":0,\"size\":1,\"host\":\"h\",\"job\":null,\"name\":\"task-clock\",\"set\":0,\"value\":1,\"seconds\":0.1}\n"
+		"{\"tool\":\"pfmon\"," RUN(0, 1, "null") ",\"events\":[{\"set\":0,\"name\":\"task-clock\",\"status\":\"counted\",\"value\":5}]}\n");
 	is_int(px_merge_read(p, &in), 0, "pfmon JSON after interval lines");
 	ok(in.kind == PX_MERGE_PFMON && in.nevents == 1 && in.events[0].value == 5, "the report's count");
 	px_merge_input_free(&in);
@@ -127,16 +175,25 @@ static void csv_forms(void)
 
 static const char *sampling_csv(const char *name, int rank, int work, int other, int rows)
 {
-	char text[1024];
+	char r[8][160];
 
-	snprintf(text, sizeof(text),
-		 "run,rank,%d\nrun,size,2\nrun,host,h\nrun,job,\nsummary,samples,%d\n"
-		 "samples,task-clock,0,%d,%d,100.00,0.00,1\n"
-		 "profile_size,task-clock,%d,%d,2\n"
-		 "profile,task-clock,1,%d,0,work,/bin/app,\n"
-		 "profile,task-clock,2,%d,0,other,/bin/app,\n",
-		 rank, work + other, work + other, work + other, rows, work + other, work, other);
-	return put(name, text);
+	snprintf(r[0], sizeof(r[0]), "record=interval|name=samples|value=3|seconds=0.1|rank=%d|size=2|host=h", rank);
+	snprintf(r[1], sizeof(r[1]), "record=summary|name=samples|value=%d|rank=%d|size=2|host=h",
+		 work + other, rank);
+	snprintf(r[2], sizeof(r[2]), "record=samples|set=0|name=task-clock|value=%d|raw=%d|status=counted|rank=%d|size=2|host=h",
+		 work + other, work + other, rank);
+	/* the sampled event's count: not what is merged */
+	snprintf(r[3], sizeof(r[3]), "record=count|unit=all|set=0|name=task-clock|value=999|raw=999|status=counted|rank=%d|size=2|host=h",
+		 rank);
+	snprintf(r[4], sizeof(r[4]), "record=profile_size|name=task-clock|value=%d|rows=%d|position=2|rank=%d|size=2|host=h",
+		 work + other, rows, rank);
+	snprintf(r[5], sizeof(r[5]), "record=profile|name=task-clock|position=1|value=%d|symbol=work|module=/bin/app|rank=%d|size=2|host=h",
+		 work, rank);
+	snprintf(r[6], sizeof(r[6]), "record=profile|name=task-clock|position=2|value=%d|symbol=other|module=/bin/app|rank=%d|size=2|host=h",
+		 other, rank);
+	snprintf(r[7], sizeof(r[7]), "record=elapsed|name=seconds|value=1|rank=%d|size=2|host=h", rank);
+	return put_csv(name, ",", (const char *const[]){ r[0], r[1], r[2], r[3], r[4], r[5], r[6],
+							 r[7], NULL });
 }
 
 static void profiles(void)
@@ -147,6 +204,8 @@ static void profiles(void)
 	const struct px_merge_profile *p;
 
 	is_int(merge_files(paths, 2, &m), 0, "two sampling reports merge");
+	is_int(m.kind, PX_MERGE_SAMPLING, "their kind");
+	ok(m.nstats == 1 && m.stats[0].sum == 135, "the samples merged, not the sampled event's count");
 	is_int(m.nprofiles, 1, "one profile");
 	p = &m.profiles[0];
 	ok(p->samples == 135 && p->nfuncs == 2, "135 samples, two functions");
@@ -157,6 +216,25 @@ static void profiles(void)
 	px_merge_free(&m);
 }
 
+/* The header, and a row's end with its run (rank 0 of 1 on h), for the
+ * refusals' hand-made rows. */
+#define HEADER "schema,record,unit,pid,tid,cpu,set,name,value,raw,active_pct,status,ci95_pct," \
+	"runs,stddev,min,max,seconds,share_pct,self,self_pct,position,rows,depth,symbol,module," \
+	"process,root,mean,imbalance,min_rank,max_rank,ranks,cut_ranks,rank,size,host,job\n"
+#define ROW_END ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,0,1,h,\n"
+
+/* A CSV of these rows is refused, naming the file, with err. */
+static void refused_rows(const char *name, const char *const *rows, const char *err)
+{
+	struct px_merge_input in;
+	const char *p = put_csv(name, ",", rows);
+
+	ok(px_merge_read(p, &in) < 0, "%s refused", name);
+	ok(strstr(px_last_error(), err) && strstr(px_last_error(), p), "names the file and says: %s",
+	   px_last_error());
+	px_merge_input_free(&in);
+}
+
 static void refusals(void)
 {
 	static const struct { int line; const char *name, *text, *err; } rows[] = {
@@ -164,17 +242,16 @@ static void refusals(void)
 		{ ROW, "text", "\n perfex: counts for 'x'\n", "a text report?" },
 		{ ROW, "cut.json", "{\"tool\":\"perfex\",\"rank\":0", "not valid JSON" },
 		{ ROW, "two.json", "{\"tool\":\"perfex\"} x", "not valid JSON" },
-		{ ROW, "norank.json", "{\"tool\":\"perfex\",\"events\":[]}", "no rank, size and host" },
+		{ ROW, "norank.json", "{\"schema\":2,\"tool\":\"perfex\",\"events\":[]}", "no rank, size and host" },
 		{ ROW, "badrank.json", "{\"tool\":\"perfex\"," RUN(4, 4, "null") ",\"events\":[]}", "do not make sense" },
 		{ ROW, "other.json", "{\"a\":1}", "no \"tool\"" },
-		{ ROW, "noend.csv", "kind,name,rank,size,host,job\nevent,x,0,1,h,", "the last line has no end" },
-		{ ROW, "noelapsed.csv", "kind,name,value,rank,size,host,job\nevent,x,1,0,1,h,\n", "no elapsed row" },
-		{ ROW, "oldcsv.csv", "kind,name,value\nelapsed,seconds,1\n", "no rank, size, host and job columns" },
-		{ ROW, "quote.csv", "kind,name,rank,size,host,job\nevent,\"x,0,1,h,\n", "a quote that does not end" },
-		{ ROW, "noall.csv", "unit,pid,rank,size,host,job\nthread,1,0,1,h,\n", "no aggregate (all) rows" },
-		{ ROW, "cutprof.csv", "run,rank,0\nrun,size,1\nrun,host,h\nsamples,e,0,5,5,100,0,1\n"
-				      "profile_size,e,3,5,3\nprofile,e,1,5,0,f,m,\n", "lists 1 of the 3 rows" },
-		{ ROW, "norun.csv", "run,rank,0\nsamples,e,0,5,5,100,0,1\n", "no valid run,rank" },
+		{ ROW, "noend.csv", HEADER "2,count,all,,,,0,x,1", "the last line has no end" },
+		{ ROW, "oldcsv.csv", "kind,name,value,raw,running_pct\nevent,x,1,1,100\n", "not a JSON or CSV output of perfex or pfmon of schema 2" },
+		{ ROW, "schema1.csv", HEADER "1,count,all,,,,0,x,1" ROW_END, "schema 1: this pfmon-report reads schema 2" },
+		{ ROW, "fewcols.csv", "schema,record,name,value\n2,count,x,1\n", "no schema, record, name and value columns" },
+		{ ROW, "quote.csv", HEADER "2,count,all,,,,0,\"x,1" ROW_END, "a quote that does not end" },
+		{ ROW, "schema1.json", "{\"schema\":1,\"tool\":\"perfex\",\"rank\":0,\"size\":1,\"host\":\"h\",\"events\":[]}",
+		  "schema 1: this pfmon-report reads schema 2" },
 	};
 	struct px_merge_input in;
 
@@ -187,6 +264,25 @@ static void refusals(void)
 		      "names the file and says: %s", px_last_error());
 		px_merge_input_free(&in);
 	}
+	refused_rows("noelapsed.csv", (const char *const[]){
+		"record=count|unit=all|set=0|name=x|value=1|rank=0|size=1|host=h", NULL },
+		"no elapsed row");
+	refused_rows("afterend.csv", (const char *const[]){
+		"record=count|unit=all|set=0|name=x|value=1|rank=0|size=1|host=h",
+		"record=elapsed|name=seconds|value=1|rank=0|size=1|host=h",
+		"record=count|unit=all|set=0|name=y|value=1|rank=0|size=1|host=h", NULL },
+		"a row after the elapsed row");
+	refused_rows("cutprof.csv", (const char *const[]){
+		"record=summary|name=samples|value=5|rank=0|size=1|host=h",
+		"record=samples|set=0|name=e|value=5|raw=5|rank=0|size=1|host=h",
+		"record=profile_size|name=e|value=5|rows=3|position=3|rank=0|size=1|host=h",
+		"record=profile|name=e|position=1|value=5|symbol=f|module=m|rank=0|size=1|host=h",
+		"record=elapsed|name=seconds|value=1|rank=0|size=1|host=h", NULL },
+		"lists 1 of the 3 rows");
+	refused_rows("norun.csv", (const char *const[]){
+		"record=count|unit=all|set=0|name=x|value=1",
+		"record=elapsed|name=seconds|value=1", NULL },
+		"no valid rank, size and host");
 	is_int(px_merge_read("/nonexistent/x.json", &in), -ENOENT, "a missing file");
 	px_merge_input_free(&in);
 }
@@ -195,7 +291,7 @@ static void mixed(void)
 {
 	static const struct { int line; const char *a, *b, *err; } rows[] = {
 		{ ROW, "{\"tool\":\"perfex\"," RUN(0, 2, "\"9\"") ",\"events\":[{\"name\":\"a\",\"value\":1}]}",
-		       "{\"tool\":\"pfmon\"," RUN(1, 2, "\"9\"") ",\"aggregate\":{\"events\":[{\"set\":0,\"name\":\"a\",\"value\":1}]}}",
+		       "{\"tool\":\"pfmon\"," RUN(1, 2, "\"9\"") ",\"events\":[{\"set\":0,\"name\":\"a\",\"value\":1}]}",
 		       "merge outputs of one kind" },
 		{ ROW, "{\"tool\":\"perfex\"," RUN(0, 2, "\"9\"") ",\"events\":[{\"name\":\"a\",\"value\":1}]}",
 		       "{\"tool\":\"perfex\"," RUN(1, 2, "\"8\"") ",\"events\":[{\"name\":\"a\",\"value\":1}]}",
