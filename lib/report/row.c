@@ -4,13 +4,35 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
 
-static const char *const columns[] = {
-	"schema", "record", "unit", "pid", "tid", "cpu", "set", "name", "value",
-	"raw", "active_pct", "status", "ci95_pct", "runs", "stddev", "min", "max",
-	"seconds", "share_pct", "self", "self_pct", "position", "rows", "depth",
-	"symbol", "module", "process", "root", "mean", "imbalance", "min_rank",
-	"max_rank", "ranks", "cut_ranks",
+/* The CSV's columns after "schema", in order, and where each is in a row:
+ * the header and every row are written from this one list. */
+enum col_type { COL_TEXT, COL_LONG, COL_NUM };
+#define DECIMALS_ROW (-1)	/* the row's own decimals */
+#define DECIMALS_SPREAD (-2)	/* the row's, or 2 for whole counts */
+
+static const struct column {
+	const char *name;
+	enum col_type type;
+	size_t offset;
+	int decimals;
+} columns[] = {
+#define TEXT(f) { #f, COL_TEXT, offsetof(struct px_row, f), 0 }
+#define LONG(f) { #f, COL_LONG, offsetof(struct px_row, f), 0 }
+#define NUM(f, d) { #f, COL_NUM, offsetof(struct px_row, f), d }
+	TEXT(record), TEXT(unit), LONG(pid), LONG(tid), LONG(cpu), LONG(set),
+	TEXT(name), NUM(value, DECIMALS_ROW), NUM(raw, 0), NUM(active_pct, 2),
+	TEXT(status), NUM(ci95_pct, 2), LONG(runs), NUM(stddev, DECIMALS_SPREAD),
+	NUM(min, DECIMALS_ROW), NUM(max, DECIMALS_ROW), NUM(seconds, 6),
+	NUM(share_pct, 2), NUM(self, 0), NUM(self_pct, 2), LONG(position),
+	LONG(rows), LONG(depth), TEXT(symbol), TEXT(module), TEXT(process),
+	TEXT(root), NUM(mean, 2), NUM(imbalance, 4), LONG(min_rank),
+	LONG(max_rank), LONG(ranks), LONG(cut_ranks),
+#undef TEXT
+#undef LONG
+#undef NUM
 };
 
 struct px_row px_row_make(const char *record)
@@ -39,8 +61,9 @@ struct px_row px_row_elapsed(double seconds)
 
 void px_row_csv_header(FILE *f, const char *sep)
 {
+	fputs("schema", f);
 	for (size_t c = 0; c < sizeof(columns) / sizeof(columns[0]); c++)
-		fprintf(f, "%s%s", c ? sep : "", columns[c]);
+		fprintf(f, "%s%s", sep, columns[c].name);
 	px_run_csv_columns(f, sep);
 	fputc('\n', f);
 }
@@ -53,64 +76,45 @@ void px_out_csv_header(FILE *f, struct px_out *o)
 	o->csv_header_done = true;
 }
 
-static void csv_long(FILE *f, const char *sep, long v)
+/* One cell: empty when the row has no such value. */
+static void csv_cell(FILE *f, const char *sep, const struct px_row *r,
+		     const struct column *c)
 {
-	fputs(sep, f);
-	if (v >= 0)
-		fprintf(f, "%ld", v);
-}
+	const char *at = (const char *)r + c->offset;
+	const char *text;
+	long l;
+	double v;
+	int d = c->decimals;
 
-static void csv_text(FILE *f, const char *sep, const char *s)
-{
 	fputs(sep, f);
-	if (s)
-		px_csv_field(f, s, sep);
+	switch (c->type) {
+	case COL_TEXT:
+		memcpy(&text, at, sizeof(text));
+		if (text)
+			px_csv_field(f, text, sep);
+		break;
+	case COL_LONG:
+		memcpy(&l, at, sizeof(l));
+		if (l >= 0)
+			fprintf(f, "%ld", l);
+		break;
+	case COL_NUM:
+		memcpy(&v, at, sizeof(v));
+		if (d == DECIMALS_ROW || (d == DECIMALS_SPREAD && r->decimals))
+			d = r->decimals;
+		else if (d == DECIMALS_SPREAD)
+			d = 2;
+		if (isfinite(v))
+			fprintf(f, "%.*f", d, v);
+		break;
+	}
 }
 
 void px_row_csv(FILE *f, const char *sep, const struct px_row *r)
 {
 	fprintf(f, "%d", PX_SCHEMA);
-	csv_text(f, sep, r->record);
-	csv_text(f, sep, r->unit);
-	csv_long(f, sep, r->pid);
-	csv_long(f, sep, r->tid);
-	csv_long(f, sep, r->cpu);
-	csv_long(f, sep, r->set);
-	csv_text(f, sep, r->name);
-	fputs(sep, f);
-	if (isfinite(r->value))
-		fprintf(f, "%.*f", r->decimals, r->value);
-	px_csv_number(f, sep, "%.0f", r->raw);
-	px_csv_number(f, sep, "%.2f", r->active_pct);
-	csv_text(f, sep, r->status);
-	px_csv_number(f, sep, "%.2f", r->ci95_pct);
-	csv_long(f, sep, r->runs);
-	fputs(sep, f);
-	if (isfinite(r->stddev))
-		fprintf(f, "%.*f", r->decimals ? r->decimals : 2, r->stddev);
-	fputs(sep, f);
-	if (isfinite(r->min))
-		fprintf(f, "%.*f", r->decimals, r->min);
-	fputs(sep, f);
-	if (isfinite(r->max))
-		fprintf(f, "%.*f", r->decimals, r->max);
-	px_csv_number(f, sep, "%.6f", r->seconds);
-	px_csv_number(f, sep, "%.2f", r->share_pct);
-	px_csv_number(f, sep, "%.0f", r->self);
-	px_csv_number(f, sep, "%.2f", r->self_pct);
-	csv_long(f, sep, r->position);
-	csv_long(f, sep, r->rows);
-	csv_long(f, sep, r->depth);
-	csv_text(f, sep, r->symbol);
-	csv_text(f, sep, r->module);
-	csv_text(f, sep, r->process);
-	csv_text(f, sep, r->root);
-	px_csv_number(f, sep, "%.2f", r->mean);
-	px_csv_number(f, sep, "%.4f", r->imbalance);
-	csv_long(f, sep, r->min_rank);
-	csv_long(f, sep, r->max_rank);
-	csv_long(f, sep, r->ranks);
-	csv_long(f, sep, r->cut_ranks);
+	for (size_t c = 0; c < sizeof(columns) / sizeof(columns[0]); c++)
+		csv_cell(f, sep, r, &columns[c]);
 	px_run_csv_values(f, sep, r->run);
 	fputc('\n', f);
 }
