@@ -221,7 +221,7 @@ static void print_csv(FILE *f, const struct px_merge *m, const char *sep, size_t
 }
 
 static void json_profile(FILE *f, const struct px_merge *m, const struct px_merge_profile *p,
-			 size_t top, const struct px_runctx *job)
+			 size_t top)
 {
 	struct px_runctx one;
 	struct px_row row;
@@ -231,8 +231,7 @@ static void json_profile(FILE *f, const struct px_merge *m, const struct px_merg
 	fprintf(f, ",\"samples\":%" PRIu64 ",\"rows\":%zu,\"cut_ranks\":%zu,\"entries\":[",
 		p->samples, p->nfuncs, p->cut);
 	for (size_t i = 0; i < shown(p, top); i++) {
-		row = profile_row(p, i, job);
-		row.run = NULL;
+		row = profile_row(p, i, NULL);	/* the document's run */
 		fputs(i ? "," : "", f);
 		px_row_json(f, &row);
 	}
@@ -250,7 +249,7 @@ static void json_profile(FILE *f, const struct px_merge *m, const struct px_merg
 
 static void print_json(FILE *f, const struct px_merge *m, size_t top)
 {
-	struct px_runctx job = job_run(m, -1, NULL), one;
+	struct px_runctx one;
 
 	fprintf(f, "{\"schema\":%d,\"tool\":\"pfmon-report\",\"kind\":", PX_SCHEMA);
 	px_json_string(f, px_merge_kind_name(m->kind));
@@ -279,7 +278,7 @@ static void print_json(FILE *f, const struct px_merge *m, size_t top)
 	fputs("],\"profile\":[", f);
 	for (size_t p = 0; p < m->nprofiles; p++) {
 		fputs(p ? "," : "", f);
-		json_profile(f, m, &m->profiles[p], top, &job);
+		json_profile(f, m, &m->profiles[p], top);
 	}
 	fputs("]}\n", f);
 }

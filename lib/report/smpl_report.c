@@ -449,6 +449,11 @@ struct summary_figure {
 	uint64_t value;
 };
 
+/* The figures of every report; the last CHAIN_FIGURES only with call
+ * graphs. */
+#define SUMMARY_FIGURES 15
+#define CHAIN_FIGURES 3
+
 static size_t summary_figures(const struct px_smpl_session *s, struct summary_figure *out)
 {
 	const struct px_smpl_stats *st = &s->st;
@@ -463,13 +468,14 @@ static size_t summary_figures(const struct px_smpl_session *s, struct summary_fi
 		{ "chain_frames", s->frames }, { "unknown_frames", s->unknown_frames },
 		{ "cut_chains", s->cut_chains },
 	};
-	size_t n = sizeof(all) / sizeof(all[0]) - (s->cg ? 0 : 3);
+	size_t n = SUMMARY_FIGURES - (s->cg ? 0 : CHAIN_FIGURES);
+
+	_Static_assert(sizeof(all) / sizeof(all[0]) == SUMMARY_FIGURES,
+		       "SUMMARY_FIGURES counts the figures");
 
 	memcpy(out, all, n * sizeof(*out));
 	return n;
 }
-
-#define SUMMARY_FIGURES 15
 
 /* A profile's entry i: its samples, share and place. */
 static struct px_row profile_row(const struct px_smpl_session *s, size_t e,
