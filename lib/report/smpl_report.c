@@ -110,7 +110,7 @@ static void csv_count(FILE *f, const struct smpl_count *c, const void *arg)
 	px_row_csv(f, sep, &row);
 }
 
-/* JSON: the samples rows, then (arg NULL) the count rows */
+/* JSON: the samples rows, or with counts the count rows */
 struct json_counts {
 	bool first, counts;
 };
