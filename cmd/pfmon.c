@@ -487,15 +487,15 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 		free_sets(pmds, o->nsets);
 		return runtime_error(NULL);
 	}
-	so.ops = be->sampler;
-	if (px_sampler_check_run(so.ops, o->sets, o->nsets,
-				 (const struct px_smpl_pmd *const *)pmds,
-				 o->system_wide, o->follow))
+	if (px_backend_check(be, o->sets, o->nsets,
+			     (const struct px_smpl_pmd *const *)pmds,
+			     o->system_wide, o->follow))
 		usage_error(px_last_error());
 	if ((ret = plan_run(o, cmd, &so.mon, &cpus))) {
 		free_sets(pmds, o->nsets);
 		return ret;
 	}
+	so.mon.backend = be;
 	so.pmds = (const struct px_smpl_pmd *const *)pmds;
 	if (o->print_interval) {
 		siv.f = out->f ? out->f : stdout;
@@ -505,7 +505,7 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 	}
 	so.by = profile_by(o);
 	if (o->verbose)
-		fprintf(stderr, "pfmon: backend %s, sampling %s\n", so.ops->name,
+		fprintf(stderr, "pfmon: backend %s, sampling %s\n", be->name,
 			so.mon.ncpus ? "per CPU" : o->attach_pid ? "the attached task" : "the command");
 	ret = px_smpl_measure(&so, &ss);
 	free(cpus);

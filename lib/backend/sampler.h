@@ -1,64 +1,9 @@
-/* Event-based sampling on perf_events, recorded in the perfmon2 sampling
- * formats (formats/default, formats/double-buffer), so that the perf
- * backend and the kernel module (lib/backend/module/sampler_module.c, through
- * px_sampler_ops below) hand the tool the same records.
- *
- * Events are PMDs in the order given (PMD i = evs[i]), all in one perf
- * group.  An event with a period samples; the others only count and are
- * recorded in the bodies of the samples whose smpl_pmds name them.
- *
- * Event sets: on perf_events a sampler samples one set (o->set, recorded
- * in its samples), and the session (lib/session/monitor.c) opens one per
- * set and switches them with pause(); a set's trigger (switch_ovfls, its
- * first event) is started with perf's event limit, which stops the group
- * at the overflow that ends the set's turn.  The module's sampler opens
- * every set in one context (open_sets) and the kernel switches them.
- *
- * How the perfmon2 semantics map onto perf_events:
- *  - the sampling buffer is a user-space buffer in the chosen format; the
- *    perf ring buffer only carries the kernel's records to it;
- *  - default format: each sample goes through the spec's post-check; a
- *    full buffer is handed to the tool (on_sample for each sample, a
- *    "notification") when an overflowed PMD has notify, then reset
- *    (PFM_RESTART) and the PMD gets its long period once; without notify
- *    the buffer saturates: the samples that reach the tool after it are
- *    dropped (the mask; the kernel still writes them, so each is counted)
- *    and the buffer is handed over at the end;
- *  - blocking: by default the monitored task keeps running while the tool
- *    takes its notification, and what it does meanwhile waits in the ring
- *    buffer, so nothing is lost (the effect of PFM_FL_NOTIFY_BLOCK);
- *    with no_block (pfmon --no-overflow-block), the spec's non-blocking
- *    mask: the tool is woken by every sample (wakeup_events = 1), and the
- *    samples taken after the one that filled the buffer and written
- *    before the tool's restart (the rings' heads then) fell in the mask:
- *    they are dropped (counted in dropped, as the module counts its
- *    masked overflows), which leaves blind spots of the tool's latency;
- *  - double-buffer format: the ring wakes the tool at half its size, a
- *    full half is handed over while recording goes on in the other, and
- *    samples are dropped only when both halves are full with
- *    MASK_WHEN_FULL;
- *  - periods: the first is the long period, then the short period after
- *    every sample recorded without notification, the long one for the one
- *    sample after each restart (pfmon's meaning).  A change is applied with
- *    PERF_EVENT_IOC_PERIOD while the task is stopped.  Periods that change
- *    at overflows (randomisation, or a short period other than the long)
- *    cannot be set while the task runs: the new period would start when
- *    the tool gets to it, and PERF_EVENT_IOC_PERIOD on a running
- *    software-counted event (breakpoint, uprobe, page-faults) takes its
- *    next occurrence as an overflow.  So such a sampler stops the task at
- *    every overflow (attr.sigtrap: a synchronous SIGTRAP, TRAP_PERF, that
- *    the tracing caller sees as a ptrace stop), and the caller drains it
- *    there (px_sampler_drain()), which sets the next period before the
- *    task runs on: the kernel loads it whole when the task is scheduled
- *    in again, as perfmon2 reloads the PMD in its overflow handler.  The
- *    kernel's sigtrap events end at exec (remove_on_exec), so they are
- *    opened on the traced task stopped just after its exec, and only on
- *    that one task (no inherit, no CPU-wide rings);
- *  - last_reset_val is the PMD value perfmon would have loaded:
- *    2^64 - period.  Randomisation is value = base + (random & mask) on
- *    that value, so periods lie in [period - mask, period] and the mask
- *    must be smaller than the period.
- */
+/* What sampling is given and gives back, on either backend: the formats,
+ * each event's sampling settings (periods, randomisation, what its
+ * samples carry, triggers), the buffer's settings, and the records and
+ * statistics a sampling group hands back.  The operations are the
+ * backend's (backend.h); how the perf backend maps the perfmon2 sampling
+ * semantics onto perf_events is in lib/backend/perf/sampler_perf.h. */
 #ifndef PX_SAMPLER_H
 #define PX_SAMPLER_H
 
@@ -69,7 +14,6 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "backend.h"
 #include "default/px_dfl.h"
 #include "events.h"
 
@@ -106,14 +50,6 @@ struct px_smpl_pmd {
 	 * many of its overflows in one activation (PFM_SETFL_OVFL_SWITCH);
 	 * the set then has no time-based switching */
 	uint64_t switch_ovfls;
-};
-
-/* One event set of a sampling session: its events (PMDs 0..n-1 of the
- * set) and their sampling settings. */
-struct px_smpl_set {
-	const struct px_event *evs;
-	size_t n;
-	const struct px_smpl_pmd *pmds;
 };
 
 struct px_mapping;
@@ -196,8 +132,6 @@ struct px_smpl_stats {
 				 * nor counted */
 };
 
-struct px_sampler;
-
 /* The settings every sampler refuses (count, format, smpl_pmds beyond the
  * events, randomisation mask and seed, no sampling event), in
  * lib/backend/sampler_check.c.  Returns 0 or -errno with px_last_error(). */
@@ -206,121 +140,8 @@ int px_smpl_check(const struct px_event *evs, size_t n,
 
 /* Whether a sampling PMD's period changes at its overflows (randomised,
  * or a short period other than the long one): the perf backend's sampler
- * then stops the task at every overflow (see above), which needs a
+ * then stops the task at every overflow (perf/sampler_perf.h), which needs a
  * target that is one traced task, opened just after its exec. */
 bool px_smpl_periods_change(const struct px_smpl_pmd *pmds, size_t n);
-
-struct px_sampler_ops;
-
-/* What a sampler cannot do with these sets on this target (the perf
- * sampler's limits with changing periods and triggers; see above).
- * 0, or -EINVAL with px_last_error() saying what to change. */
-int px_sampler_check_run(const struct px_sampler_ops *ops,
-			 const struct px_event_set *sets, size_t nsets,
-			 const struct px_smpl_pmd *const *pmds,
-			 bool system_wide, bool follow);
-
-/* Open the events on the target, stopped (or armed for exec with
- * t->enable_on_exec).  inherit samples the children too (one ring per
- * CPU, as perf needs).  Returns 0 or -errno with px_last_error(). */
-int px_sampler_open(const struct px_event *evs, size_t n,
-		    const struct px_smpl_pmd *pmds,
-		    const struct px_target *t, const struct px_smpl_opts *o,
-		    struct px_sampler **out);
-int px_sampler_enable(struct px_sampler *s);
-int px_sampler_disable(struct px_sampler *s);
-/* The ops' pause, switch_due and read (below). */
-int px_sampler_pause(struct px_sampler *s, bool on);
-bool px_sampler_switch_due(const struct px_sampler *s);
-int px_sampler_read(struct px_sampler *s, struct px_count *counts);
-/* Wait up to timeout_ms for the rings to wake us, then process them. */
-int px_sampler_poll(struct px_sampler *s, int timeout_ms);
-/* Process what the rings hold now. */
-int px_sampler_drain(struct px_sampler *s);
-/* The descriptors px_sampler_poll() waits on: the count, the first max of
- * them in fds. */
-size_t px_sampler_pollfds(const struct px_sampler *s, struct pollfd *fds, size_t max);
-/* The stopped task pid has just run another program: a sampler that
- * stops at overflows (its events ended at the exec) opens them again,
- * each sampling PMD with what was left of its period and every count
- * going on from where it was, as one counter across the exec would.
- * Nothing to do for other samplers.  0 or -errno. */
-int px_sampler_exec(struct px_sampler *s, pid_t pid);
-/* Disable, drain, and hand over the samples still in the buffer. */
-int px_sampler_finish(struct px_sampler *s);
-void px_sampler_close(struct px_sampler *s);
-
-void px_sampler_stats(const struct px_sampler *s, struct px_smpl_stats *st);
-/* The mappings and task events seen so far (valid until close). */
-size_t px_sampler_mappings(const struct px_sampler *s,
-			   const struct px_mapping **m);
-size_t px_sampler_tasks(const struct px_sampler *s,
-			const struct px_task_event **t);
-/* The format buffer (for px_dfl_read()/px_dbl_read()) and its body
- * callback: pass px_sampler_body with the sampler as its argument. */
-const void *px_sampler_buffer(const struct px_sampler *s, size_t *len);
-int px_sampler_body(void *sampler, unsigned set, unsigned ovfl_pmd);
-
-/* The sampler interface, as each backend gives it: the functions above
- * for perf_events (px_sampler_perf_ops, lib/backend/perf/sampler_perf_ops.c), the perfmon
- * kernel module's (px_sampler_module_ops, lib/backend/module/sampler_module.c).  The
- * module's sampler records no MMAP/COMM/FORK records: its mappings()
- * and tasks() are empty, the caller takes the mappings itself. */
-struct px_sampler_ops {
-	const char *name;
-	/* What the sampler does itself: records its tasks' mappings and
-	 * names as they happen (a side band; else the session reads them
-	 * from /proc when a traced process exits), and follows the children
-	 * and threads of a command (perf's inherit; else the session traces
-	 * them and opens a sampler on each). */
-	bool task_mappings;
-	bool inherits;
-	int (*open)(const struct px_event *evs, size_t n,
-		    const struct px_smpl_pmd *pmds, const struct px_target *t,
-		    const struct px_smpl_opts *o, void **out);
-	int (*enable)(void *s);
-	int (*poll)(void *s, int timeout_ms);
-	int (*finish)(void *s);
-	void (*close)(void *s);
-	void (*stats)(const void *s, struct px_smpl_stats *st);
-	size_t (*mappings)(const void *s, const struct px_mapping **m);
-	size_t (*tasks)(const void *s, const struct px_task_event **t);
-	/* whether the sampler stops its task at every overflow for these
-	 * settings (NULL: never); the session (lib/session/monitor.c) then opens it on the
-	 * traced task stopped (the command just after its exec) and drains it at each stop */
-	bool (*stops)(const struct px_smpl_pmd *pmds, size_t n);
-	/* the stopped command ran another program (NULL: nothing to do) */
-	int (*exec)(void *s, pid_t pid);
-	/* the descriptors that wake the caller when poll() has work: the
-	 * count, with the first max of them in fds */
-	size_t (*pollfds)(const void *s, struct pollfd *fds, size_t max);
-	/* counts[i] of every event (over every set with open_sets, one set
-	 * after the other): its count and the time its set was enabled and
-	 * ran, for the scaling of the set's sample counts.  0 or -errno. */
-	int (*read)(void *s, struct px_count *counts);
-
-	/* Sets the tool switches (one sampler per set, open_sets NULL):
-	 * stop or start the set's samples, not the records of mappings and
-	 * tasks.  With a trigger (switch_ovfls), starting arms it for that
-	 * many overflows, after which the kernel stops the set's samples
-	 * and switch_due() tells it. */
-	int (*pause)(void *s, bool on);
-	bool (*switch_due)(const void *s);
-
-	/* Optional: the backend switches the sets (the module: one context
-	 * with every set).  Sets without a trigger switch every switch_ns
-	 * of the target's time (a thread's CPU time, a CPU's wall time);
-	 * each sample carries its set.  Then activations() gives, for every
-	 * event as read()'s counts, the sums over its set's activations
-	 * (scale.h), and set_runs() how many times each set was active. */
-	int (*open_sets)(const struct px_smpl_set *sets, size_t nsets,
-			 const struct px_target *t, const struct px_smpl_opts *o,
-			 uint64_t switch_ns, void **out);
-	int (*activations)(void *s, struct px_activations *acts);
-	int (*set_runs)(void *s, uint64_t *runs, size_t nsets);
-};
-
-extern const struct px_sampler_ops px_sampler_perf_ops;
-extern const struct px_sampler_ops px_sampler_module_ops;
 
 #endif

@@ -74,34 +74,3 @@ bool px_smpl_periods_change(const struct px_smpl_pmd *pmds, size_t n)
 	}
 	return false;
 }
-
-/* The perf sampler's limits (sampler.h): a sampler whose periods change
- * at overflows stops its task at each one, which needs the command's one
- * traced task and one set; a trigger counts the overflows of one task's
- * event, never an inherited one's, and each CPU's would switch alone.
- * The module's sampler has neither limit: it switches sets and sets
- * periods in the kernel (open_sets, no stops). */
-int px_sampler_check_run(const struct px_sampler_ops *ops,
-			 const struct px_event_set *sets, size_t nsets,
-			 const struct px_smpl_pmd *const *pmds,
-			 bool system_wide, bool follow)
-{
-	for (size_t s = 0; s < nsets; s++) {
-		bool stops = ops->stops && ops->stops(pmds[s], sets[s].n);
-
-		if (stops && nsets > 1)
-			return px_fail(EINVAL, "with several event sets, randomised periods and short periods other than the long are exact on the %s backend only with one set (its task is stopped at each overflow): use --backend=module",
-				       ops->name);
-		if (stops && system_wide)
-			return px_fail(EINVAL, "randomised periods (--smpl-periods-random) and short periods other than the long are exact on the %s backend only for a command's own task, stopped at each overflow; a CPU's tasks cannot be stopped: use --backend=module, which sets each period in its overflow handler",
-				       ops->name);
-		if (stops && follow)
-			return px_fail(EINVAL, "randomised periods (--smpl-periods-random) and short periods other than the long are exact on the %s backend only for a command's own task, stopped at each overflow, not for the children and threads --follow-* adds: drop --follow-*, or use --backend=module, which sets each period in its overflow handler",
-				       ops->name);
-		if (!ops->open_sets && nsets > 1 && pmds[s][0].switch_ovfls &&
-		    (system_wide || follow))
-			return px_fail(EINVAL, "--switch-ovfls switches the sets of one task on the %s backend (perf limits the overflows of no inherited event, and each CPU would switch on its own): drop --follow-* and --system-wide, or use --backend=module",
-				       ops->name);
-	}
-	return 0;
-}

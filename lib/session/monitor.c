@@ -1,9 +1,10 @@
 /* The session engine: one poll loop over SIGCHLD (ptrace events of the
  * followed tasks), the set-switch timer, the session timeout, the print
- * interval, the signals that end a session and the samplers' wake-ups.  A
- * backend with open_sets (the module) switches the sets itself: each unit
- * is then one state for all its sets, started and stopped as a whole, and
- * the set-switch timer is not armed. */
+ * interval, the signals that end a session and the sampling groups'
+ * wake-ups.  Each unit has a backend group per set, switched by the tool;
+ * a backend that switches the sets itself (the module) has one group for
+ * all of them, started and stopped as a whole, and the set-switch timer
+ * is not armed. */
 #include "monitor.h"
 #include "error.h"
 #include "grow.h"
@@ -80,23 +81,21 @@ static struct px_unit *find_unit(struct px_monitor *m, pid_t tid)
 	return NULL;
 }
 
-/* Set s's sampler of unit u when the tool switches the sets, else NULL
- * (one sampler for the whole: started and finished as a whole). */
-static void *set_sampler(const struct px_monitor *m, const struct px_unit *u, size_t s)
+/* Set s's group of unit u; NULL when it has none (with the backend
+ * switching the sets, group 0 holds them all). */
+static struct px_group *set_group(const struct px_monitor *m, const struct px_unit *u,
+				  size_t s)
 {
-	return m->nsamplers > 1 && u->samplers ? u->samplers[s] : NULL;
+	return s < m->ngroups ? u->groups[s] : NULL;
 }
 
 static int enable_set(struct px_monitor *m, struct px_unit *u, size_t set, bool on)
 {
-	const struct px_backend *be = m->opts.backend;
-	void *sp = set_sampler(m, u, set);
+	struct px_group *g = set_group(m, u, set);
 
-	if (m->opts.sampling)
-		return sp ? m->opts.sampling->ops->pause(sp, on) : 0;
-	if (!u->states[set] || u->frozen)
+	if (!g || u->frozen)
 		return 0;
-	return on ? be->enable(u->states[set]) : be->disable(u->states[set]);
+	return on ? px_group_enable(g) : px_group_disable(g);
 }
 
 /* Several sets switched by pfmon, not the backend. */
@@ -105,19 +104,12 @@ static bool tool_switches_sets(const struct px_monitor *m)
 	return m->opts.nsets > 1 && !m->kernel_sets;
 }
 
-/* The backend's account of its sets' activations, when it switches them. */
-static int (*backend_activations(const struct px_monitor *m))(void *, struct px_activations *)
-{
-	return m->opts.sampling ? m->opts.sampling->ops->activations :
-	       m->opts.backend->activations;
-}
-
 /* Several sets: their counts are scaled, and each counter's activations
  * tell by how much they may be off (seen by pfmon when it switches the
  * sets, kept by the backend when it does). */
 static bool tracks_activations(const struct px_monitor *m)
 {
-	return m->opts.nsets > 1 && (!m->kernel_sets || backend_activations(m));
+	return m->opts.nsets > 1 && (!m->kernel_sets || m->opts.backend->activations);
 }
 
 /* Whether set s is switched out on its overflows, not on time. */
@@ -131,19 +123,15 @@ static bool set_has_trigger(const struct px_monitor *m, size_t s)
 	return false;
 }
 
-/* Set s of unit u read now into counts: its counters, or its sampler's
- * events.  A state or sampler for every set (the backend switches them)
- * is set 0's and reads them all.  -ENOENT when the set has none. */
+/* Set s of unit u read now into counts.  A group for every set (the
+ * backend switches them) is set 0's and reads them all.  -ENOENT when
+ * the set has none. */
 static int read_set(struct px_monitor *m, struct px_unit *u, size_t s,
 		    struct px_count *counts)
 {
-	void *h = !m->opts.sampling ? u->states[s] :
-		  s < m->nsamplers ? u->samplers[s] : NULL;
+	struct px_group *g = set_group(m, u, s);
 
-	if (!h)
-		return -ENOENT;
-	return m->opts.sampling ? m->opts.sampling->ops->read(h, counts) :
-				  m->opts.backend->read(h, counts);
+	return g ? px_group_read(g, counts) : -ENOENT;
 }
 
 /* The activation of set s on unit u that just ended (its counters are
@@ -197,55 +185,59 @@ static int check_countable(const struct px_monitor *m, const struct px_unit *u)
 		       names);
 }
 
-/* Sampling with a backend that switches the sets: one sampler for all. */
-static int open_all_sets(struct px_monitor *m, struct px_unit *u,
-			 const struct px_target *t)
+/* Open the unit's groups on target t, all stopped: one per set, or one
+ * for every set when the backend switches them.  Only set 0's group
+ * starts at the exec (t->enable_on_exec) and, sampling, records the
+ * mappings and tasks. */
+static int open_groups(struct px_monitor *m, struct px_unit *u,
+		       const struct px_target *t)
 {
 	const struct px_monitor_sampling *sm = m->opts.sampling;
-	size_t n = m->opts.nsets;
-	struct px_smpl_set sets[n];
+	const struct px_backend *be = m->opts.backend;
+	struct px_group_opts o = { .switch_ns = m->opts.switch_ns,
+				   .pmds = sm ? sm->pmds : NULL };
 
-	for (size_t s = 0; s < n; s++)
-		sets[s] = (struct px_smpl_set){ m->opts.sets[s].events,
-						m->opts.sets[s].n, sm->pmds[s] };
-	return sm->ops->open_sets(sets, n, t, &sm->opts, m->opts.switch_ns,
-				  &u->samplers[0]);
-}
+	if (sm)
+		o.smpl = sm->opts;
+	if (m->kernel_sets)
+		return be->open(m->opts.sets, m->opts.nsets, t, &o, u->status,
+				&u->groups[0]);
+	for (size_t s = 0; s < m->ngroups; s++) {
+		struct px_target ts = *t;
+		int ret;
 
-/* Sampling: open the unit's samplers and start them (for_exec: on the
- * command held before its exec, armed to start there): set 0's records
- * the mappings and tasks, the current set's samples. */
-static int open_sampler(struct px_monitor *m, struct px_unit *u, bool for_exec)
-{
-	const struct px_monitor_sampling *sm = m->opts.sampling;
-	struct px_target t = { .pid = u->tid, .cpu = u->cpu,
-			       .inherit = m->opts.inherit && u->tid >= 0,
-			       .enable_on_exec = for_exec };
-	int ret;
-
-	if (m->kernel_sets) {
-		ret = open_all_sets(m, u, &t);
-		return ret ? ret : sm->ops->enable(u->samplers[0]);
-	}
-	for (size_t s = 0; s < m->nsamplers; s++) {
-		struct px_smpl_opts o = sm->opts;
-
-		o.set = (uint16_t)s;
-		o.no_sideband = s > 0;
-		t.enable_on_exec = for_exec && s == 0;
-		ret = sm->ops->open(m->opts.sets[s].events, m->opts.sets[s].n,
-				    sm->pmds[s], &t, &o, &u->samplers[s]);
+		ts.enable_on_exec = t->enable_on_exec && s == 0;
+		o.pmds = sm ? &sm->pmds[s] : NULL;
+		o.smpl.set = (uint16_t)s;
+		o.smpl.no_sideband = s > 0;
+		ret = be->open(&m->opts.sets[s], 1, &ts, &o,
+			       &u->status[px_monitor_index(m, s, 0)], &u->groups[s]);
 		if (ret)
 			return ret;
 	}
-	ret = sm->ops->enable(u->samplers[0]);
+	return 0;
+}
+
+/* Sampling: open the unit's groups and start them (for_exec: on the
+ * command held before its exec, armed to start there).  A sampling group
+ * records from its first enable: set 0's, which records the mappings and
+ * tasks, is started even when another set is the current one. */
+static int open_sampling(struct px_monitor *m, struct px_unit *u, bool for_exec)
+{
+	struct px_target t = { .pid = u->tid, .cpu = u->cpu,
+			       .inherit = m->opts.inherit && u->tid >= 0,
+			       .enable_on_exec = for_exec };
+	int ret = open_groups(m, u, &t);
+
+	if (!ret)
+		ret = px_group_enable(u->groups[0]);
 	if (!ret && m->cur_set && (ret = enable_set(m, u, 0, false)) == 0)
 		ret = enable_set(m, u, m->cur_set, true);
 	return ret;
 }
 
-/* Open every set's counters on a new unit, all stopped, and start the
- * current set if the session is running; with sampling, its sampler once
+/* A new unit: counting, its groups opened stopped and the current set
+ * started if the session is running; sampling, its groups opened once
  * the session runs. */
 static int add_unit(struct px_monitor *m, pid_t tid, int cpu)
 {
@@ -268,16 +260,14 @@ static int add_unit(struct px_monitor *m, pid_t tid, int cpu)
 		read_comm(tid, u->comm, sizeof(u->comm));
 	else
 		snprintf(u->comm, sizeof(u->comm), "CPU%d", cpu);
-	u->states = calloc(m->opts.nsets, sizeof(void *));
-	u->samplers = calloc(m->nsamplers ? m->nsamplers : 1, sizeof(void *));
-	u->status = calloc(m->nevents_total, sizeof(int));
+	u->groups = calloc(m->ngroups ? m->ngroups : 1, sizeof(*u->groups));
+	u->status = calloc(m->nevents_total ? m->nevents_total : 1, sizeof(int));
 	u->counts = calloc(m->nevents_total, sizeof(struct px_count));
 	if (tracks_activations(m))
 		u->acts = calloc(m->nevents_total, sizeof(struct px_activations));
-	if (!u->states || !u->samplers || !u->status || !u->counts ||
+	if (!u->groups || !u->status || !u->counts ||
 	    (tracks_activations(m) && !u->acts)) {
-		free(u->states);
-		free(u->samplers);
+		free(u->groups);
 		free(u->status);
 		free(u->counts);
 		free(u->acts);
@@ -285,22 +275,9 @@ static int add_unit(struct px_monitor *m, pid_t tid, int cpu)
 	}
 	m->nunits++;
 	if (m->opts.sampling)
-		return m->started ? open_sampler(m, u, false) : 0;
-	if (m->kernel_sets) {
-		/* one state for all the sets, switched by the backend */
-		ret = m->opts.backend->open_sets(m->opts.sets, m->opts.nsets, &t,
-						 m->opts.switch_ns, u->status,
-						 &u->states[0]);
-		if (ret)
-			return ret;
-	}
-	for (size_t s = 0; !m->kernel_sets && s < m->opts.nsets; s++) {
-		ret = m->opts.backend->open(m->opts.sets[s].events, m->opts.sets[s].n,
-					    &t, &u->status[px_monitor_index(m, s, 0)],
-					    &u->states[s]);
-		if (ret)
-			return ret;
-	}
+		return m->started ? open_sampling(m, u, false) : 0;
+	if ((ret = open_groups(m, u, &t)))
+		return ret;
 	if (m->nunits == 1 && (ret = check_countable(m, u)))
 		return ret;
 	if (m->started)
@@ -349,10 +326,10 @@ static int start_session(struct loop *l)
 	m->set_runs[0]++;
 	for (size_t i = 0; i < m->nunits; i++) {
 		struct px_unit *u = &m->units[i];
-		/* samplers opened before the exec: the first set's samples
-		 * began there, a trigger's begin now */
-		int ret = !m->opts.sampling || u->samplers[0] ? enable_set(m, u, 0, true) :
-			  open_sampler(m, u, false);
+		/* sampling groups opened before the exec: the first set's
+		 * samples began there, a trigger's begin now */
+		int ret = !m->opts.sampling || u->groups[0] ? enable_set(m, u, 0, true) :
+			  open_sampling(m, u, false);
 
 		if (ret)
 			return ret;
@@ -372,7 +349,7 @@ static void announce_start(const struct px_monitor *m)
 		m->opts.on_start(m, m->opts.start_arg);
 }
 
-/* The next set's turn.  With sampling, the stopped set's samplers are
+/* The next set's turn.  With sampling, the stopped set's groups are
  * drained: a trigger's count of overflows starts afresh at its next
  * turn, and must not meet this turn's samples then. */
 static int switch_set(struct loop *l)
@@ -387,11 +364,11 @@ static int switch_set(struct loop *l)
 		enable_set(m, &m->units[i], next, true);
 	/* the old set's counters are stopped: read them at leisure */
 	for (size_t i = 0; i < m->nunits; i++) {
-		void *sp = set_sampler(m, &m->units[i], m->cur_set);
+		struct px_group *g = set_group(m, &m->units[i], m->cur_set);
 
 		end_activation(m, &m->units[i], m->cur_set, NULL);
-		if (sp && !ret)
-			ret = m->opts.sampling->ops->poll(sp, 0);
+		if (g && !ret)
+			ret = px_group_poll(g, 0);
 	}
 	m->cur_set = next;
 	m->set_runs[next]++;
@@ -402,22 +379,19 @@ static int switch_set(struct loop *l)
 /* Whether the current set's trigger has ended its turn on a unit. */
 static bool trigger_due(const struct px_monitor *m)
 {
-	const struct px_sampler_ops *ops = m->opts.sampling ? m->opts.sampling->ops : NULL;
-
-	if (!ops || !ops->switch_due || !tool_switches_sets(m) ||
-	    !set_has_trigger(m, m->cur_set))
+	if (!tool_switches_sets(m) || !set_has_trigger(m, m->cur_set))
 		return false;
 	for (size_t i = 0; i < m->nunits; i++) {
-		void *sp = set_sampler(m, &m->units[i], m->cur_set);
+		struct px_group *g = set_group(m, &m->units[i], m->cur_set);
 
-		if (sp && ops->switch_due(sp))
+		if (g && px_group_switch_due(g))
 			return true;
 	}
 	return false;
 }
 
-/* Stop counting; finish the samplers (before any task is let go: a
- * sampler that stops its task at overflows must not fire on it after). */
+/* Stop counting; finish the sampling groups (before any task is let go:
+ * one that stops its task at overflows must not fire on it after). */
 static int stop_all(struct px_monitor *m)
 {
 	int ret = 0;
@@ -430,9 +404,9 @@ static int stop_all(struct px_monitor *m)
 	if (m->opts.sampling && !m->smpl_finished) {
 		m->smpl_finished = true;
 		for (size_t i = 0; i < m->nunits; i++) {
-			for (size_t k = 0; k < m->nsamplers; k++) {
-				void *sp = m->units[i].samplers[k];
-				int r = sp ? m->opts.sampling->ops->finish(sp) : 0;
+			for (size_t k = 0; k < m->ngroups; k++) {
+				struct px_group *g = m->units[i].groups[k];
+				int r = g ? px_group_finish(g) : 0;
 
 				if (r && !ret)
 					ret = r;
@@ -444,13 +418,13 @@ static int stop_all(struct px_monitor *m)
 
 int px_monitor_drain(struct px_monitor *m)
 {
-	/* a sampler that stops its task is drained at its stops only */
+	/* a group that stops its task is drained at its stops only */
 	if (!m->opts.sampling || m->smpl_stops || m->smpl_finished)
 		return 0;
 	for (size_t i = 0; i < m->nunits; i++) {
-		for (size_t k = 0; k < m->nsamplers; k++) {
-			void *sp = m->units[i].samplers[k];
-			int ret = sp ? m->opts.sampling->ops->poll(sp, 0) : 0;
+		for (size_t k = 0; k < m->ngroups; k++) {
+			struct px_group *g = m->units[i].groups[k];
+			int ret = g ? px_group_poll(g, 0) : 0;
 
 			if (ret)
 				return ret;
@@ -522,12 +496,11 @@ static int on_exec(struct loop *l, pid_t tid)
 			announce_start(m);
 		return ret;
 	}
-	/* a sampler samples across execs (one whose events end at exec
+	/* sampling goes on across execs (a group whose events end at exec
 	 * opens them again) */
 	if (u && m->opts.sampling) {
-		for (size_t k = 0; k < m->nsamplers && m->opts.sampling->ops->exec; k++)
-			if (u->samplers[k] &&
-			    (ret = m->opts.sampling->ops->exec(u->samplers[k], tid)))
+		for (size_t k = 0; k < m->ngroups; k++)
+			if (u->groups[k] && (ret = px_group_exec(u->groups[k], tid)))
 				return ret;
 		return 0;
 	}
@@ -543,10 +516,10 @@ static bool sampler_stop(struct px_monitor *m, struct px_unit *u, int sig, int *
 {
 	siginfo_t si;
 
-	if (sig != SIGTRAP || !m->smpl_stops || !u->samplers[0] ||
+	if (sig != SIGTRAP || !m->smpl_stops || !u->groups[0] ||
 	    ptrace(PTRACE_GETSIGINFO, u->tid, NULL, &si) || si.si_code != TRAP_PERF)
 		return false;
-	*ret = m->opts.sampling->ops->poll(u->samplers[0], 0);
+	*ret = px_group_poll(u->groups[0], 0);
 	return true;
 }
 
@@ -661,20 +634,19 @@ static void report_interval(struct px_monitor *m)
 		m->opts.on_interval(m, m->opts.interval_arg);
 }
 
-/* The loop's descriptors: its signals and timers, then the samplers'
- * (except those that stop their task: they are drained at the stops, and
- * those whose task is gone: they are drained at the end).  *fds grows as
- * needed; returns how many, or 0 without memory. */
+/* The loop's descriptors: its signals and timers, then the sampling
+ * groups' (except those that stop their task: they are drained at the
+ * stops, and those whose task is gone: they are drained at the end).
+ * *fds grows as needed; returns how many, or 0 without memory. */
 static size_t loop_fds(struct loop *l, struct pollfd **fds, size_t *cap)
 {
 	const struct px_monitor *m = l->m;
-	const struct px_sampler_ops *ops = m->opts.sampling ? m->opts.sampling->ops : NULL;
 	size_t n = 4, want = 4;
 
-	for (size_t i = 0; ops && ops->pollfds && !m->smpl_stops && i < m->nunits; i++)
-		for (size_t k = 0; k < m->nsamplers && !m->units[i].smpl_hup; k++)
-			if (m->units[i].samplers[k])
-				want += ops->pollfds(m->units[i].samplers[k], NULL, 0);
+	for (size_t i = 0; !m->smpl_stops && i < m->nunits; i++)
+		for (size_t k = 0; k < m->ngroups && !m->units[i].smpl_hup; k++)
+			if (m->units[i].groups[k])
+				want += px_group_pollfds(m->units[i].groups[k], NULL, 0);
 	if (want > *cap) {
 		struct pollfd *g = realloc(*fds, want * sizeof(*g));
 
@@ -688,44 +660,43 @@ static size_t loop_fds(struct loop *l, struct pollfd **fds, size_t *cap)
 	(*fds)[2] = (struct pollfd){ .fd = l->timeoutfd, .events = POLLIN };
 	(*fds)[3] = (struct pollfd){ .fd = l->intervalfd, .events = POLLIN };
 	for (size_t i = 0; n < want && i < m->nunits; i++)
-		for (size_t k = 0; k < m->nsamplers && !m->units[i].smpl_hup; k++)
-			if (m->units[i].samplers[k])
-				n += ops->pollfds(m->units[i].samplers[k], *fds + n, want - n);
+		for (size_t k = 0; k < m->ngroups && !m->units[i].smpl_hup; k++)
+			if (m->units[i].groups[k])
+				n += px_group_pollfds(m->units[i].groups[k], *fds + n, want - n);
 	return n;
 }
 
-/* Samplers woke the loop: process them.  A sampler whose task has ended
- * (its descriptors hang up) is left for the end. */
-static int on_samplers(struct loop *l, const struct pollfd *fds, size_t n)
+/* Sampling groups woke the loop: process them.  A unit whose task has
+ * ended (its descriptors hang up) is left for the end. */
+static int on_groups(struct loop *l, const struct pollfd *fds, size_t n)
 {
 	struct px_monitor *m = l->m;
-	const struct px_sampler_ops *ops = m->opts.sampling->ops;
 	size_t k = 4;
 
 	for (size_t i = 0; k < n && i < m->nunits; i++) {
 		struct px_unit *u = &m->units[i];
 		bool hup = false;
 
-		for (size_t s = 0; s < m->nsamplers && !u->smpl_hup; s++) {
-			void *sp = u->samplers[s];
+		for (size_t s = 0; s < m->ngroups && !u->smpl_hup; s++) {
+			struct px_group *g = u->groups[s];
 			short ev = 0;
 			size_t c;
 
-			if (!sp)
+			if (!g)
 				continue;
-			c = ops->pollfds(sp, NULL, 0);
+			c = px_group_pollfds(g, NULL, 0);
 			for (size_t j = k; j < k + c && j < n; j++)
 				ev |= fds[j].revents;
 			k += c;
 			hup |= (ev & (POLLHUP | POLLERR)) != 0;
 			if (ev) {
-				int ret = ops->poll(sp, 0);
+				int ret = px_group_poll(g, 0);
 
 				if (ret)
 					return ret;
 			}
 		}
-		/* its task ended: every sampler of it is drained at the end */
+		/* its task ended: every group of it is drained at the end */
 		u->smpl_hup |= hup;
 	}
 	return 0;
@@ -759,7 +730,7 @@ static int run_loop(struct loop *l)
 			report_interval(l->m);
 		if (fds[0].revents)
 			on_signal(l);
-		if (n > 4 && (ret = on_samplers(l, fds, n)))
+		if (n > 4 && (ret = on_groups(l, fds, n)))
 			break;
 		if (trigger_due(l->m) && (ret = switch_set(l)))
 			break;
@@ -871,10 +842,11 @@ static int run_command_traced(struct loop *l)
 	l->main_pid = child->pid;
 	l->live = 1;
 	ret = add_unit(m, child->pid, -1);
-	/* a sampler is opened before the exec, to record the mappings the
-	 * exec makes, unless it stops its task (its events end at exec) */
+	/* sampling groups are opened before the exec, to record the
+	 * mappings the exec makes, unless they stop their task (their events
+	 * end at exec) */
 	if (!ret && m->opts.sampling && !m->smpl_stops)
-		ret = open_sampler(m, &m->units[0], true);
+		ret = open_sampling(m, &m->units[0], true);
 	if (!ret && ptrace(PTRACE_SETOPTIONS, child->pid, NULL,
 			   (void *)(long)(ptrace_options(m, m->opts.follow) |
 					  PTRACE_O_EXITKILL)))
@@ -1029,21 +1001,18 @@ static int run_untraced(struct loop *l)
 static void read_set_runs(struct px_monitor *m)
 {
 	size_t nsets = m->opts.nsets;
-	const struct px_monitor_sampling *sm = m->opts.sampling;
-	int (*set_runs)(void *, uint64_t *, size_t) =
-		sm ? sm->ops->set_runs : m->opts.backend->set_runs;
 	uint64_t *runs, *max;
 
-	if (!m->kernel_sets || !set_runs)
+	if (!m->kernel_sets || !m->opts.backend->set_runs)
 		return;
 	runs = calloc(nsets, sizeof(*runs));
 	max = calloc(nsets, sizeof(*max));
 	if (!runs || !max)
 		goto out;
 	for (size_t i = 0; i < m->nunits; i++) {
-		void *state = sm ? m->units[i].samplers[0] : m->units[i].states[0];
+		struct px_group *g = m->units[i].groups[0];
 
-		if (!state || set_runs(state, runs, nsets))
+		if (!g || px_group_set_runs(g, runs, nsets))
 			goto out;
 		for (size_t s = 0; s < nsets; s++)
 			if (runs[s] > max[s])
@@ -1081,18 +1050,12 @@ int px_monitor_run(const struct px_monitor_opts *opts, struct px_monitor *m)
 	m->opts = *opts;
 	if (!m->opts.switch_ns)
 		m->opts.switch_ns = DEFAULT_SWITCH_NS;
-	if (opts->sampling) {
-		const struct px_sampler_ops *ops = opts->sampling->ops;
-
-		m->kernel_sets = opts->nsets > 1 && ops->open_sets;
-		m->nsamplers = m->kernel_sets ? 1 : opts->nsets;
-		for (size_t s = 0; ops->stops && s < opts->nsets; s++)
-			m->smpl_stops |= ops->stops(opts->sampling->pmds[s], opts->sets[s].n);
-		if (m->smpl_stops && opts->nsets > 1)
-			return px_fail(EINVAL, "samplers that stop their task at every overflow take one event set");
-	} else {
-		m->kernel_sets = opts->nsets > 1 && opts->backend->open_sets;
-	}
+	m->kernel_sets = opts->nsets > 1 && opts->backend->switches_sets;
+	m->ngroups = m->kernel_sets ? 1 : opts->nsets;
+	for (size_t s = 0; opts->sampling && opts->backend->stops && s < opts->nsets; s++)
+		m->smpl_stops |= opts->backend->stops(opts->sampling->pmds[s], opts->sets[s].n);
+	if (m->smpl_stops && opts->nsets > 1)
+		return px_fail(EINVAL, "sampling groups that stop their task at every overflow take one event set");
 	for (size_t s = 0; s < opts->nsets; s++)
 		m->nevents_total += opts->sets[s].n;
 	m->set_runs = calloc(opts->nsets ? opts->nsets : 1, sizeof(uint64_t));
@@ -1120,10 +1083,8 @@ int px_monitor_run(const struct px_monitor_opts *opts, struct px_monitor *m)
 	for (size_t i = 0; !ret && m->started && i < m->nunits; i++) {
 		struct px_unit *u = &m->units[i];
 
-		void *state = opts->sampling ? u->samplers[0] : u->states[0];
-
-		if (m->kernel_sets && u->acts && state)
-			ret = backend_activations(m)(state, u->acts);
+		if (m->kernel_sets && u->acts && u->groups[0])
+			ret = px_group_activations(u->groups[0], u->acts);
 		else
 			end_activation(m, u, m->cur_set,
 				       &u->counts[px_monitor_index(m, m->cur_set, 0)]);
@@ -1139,14 +1100,9 @@ void px_monitor_free(struct px_monitor *m)
 	for (size_t i = 0; i < m->nunits; i++) {
 		struct px_unit *u = &m->units[i];
 
-		for (size_t s = 0; u->states && s < m->opts.nsets; s++)
-			if (u->states[s])
-				m->opts.backend->close(u->states[s]);
-		for (size_t k = 0; u->samplers && k < m->nsamplers; k++)
-			if (u->samplers[k])
-				m->opts.sampling->ops->close(u->samplers[k]);
-		free(u->samplers);
-		free(u->states);
+		for (size_t k = 0; u->groups && k < m->ngroups; k++)
+			px_group_close(u->groups[k]);
+		free(u->groups);
 		free(u->status);
 		free(u->counts);
 		free(u->acts);

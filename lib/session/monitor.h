@@ -1,10 +1,11 @@
-/* A measurement session for pfmon and the sampling runs: event sets
- * multiplexed round-robin over measured units, which are either threads (a
- * command or an attached task, and the tasks it creates when followed) or
- * CPUs (system-wide); the units count, or, with sampling, each has a
- * sampler of the session's one event set.  One loop, whatever the target:
- * timers (set switch, session timeout, print interval), signals, ptrace
- * events of the traced tasks and the samplers' wake-ups. */
+/* A measurement session for perfex, pfmon and the sampling runs: event
+ * sets multiplexed round-robin over measured units, which are either
+ * threads (a command or an attached task, and the tasks it creates when
+ * followed) or CPUs (system-wide); each unit has the backend's groups of
+ * the sets, which count, and with sampling settings also sample.  One
+ * loop, whatever the target: timers (set switch, session timeout, print
+ * interval), signals, ptrace events of the traced tasks and the sampling
+ * groups' wake-ups. */
 #ifndef PX_MONITOR_H
 #define PX_MONITOR_H
 
@@ -15,7 +16,6 @@
 
 #include "backend.h"
 #include "events.h"
-#include "sampler.h"
 #include "scale.h"
 #include "target.h"
 
@@ -27,19 +27,18 @@
 
 struct px_monitor;
 
-/* Sampling: every unit samples its sets through samplers of ops instead
- * of counting: one sampler per set, the tool switching them (the stopped
- * set's samples paused, the next one's started), or one for all the sets
- * when the backend switches them (ops->open_sets).  A set whose sampling
- * event is a trigger (switch_ovfls) is switched out after that many
- * overflows, the others every switch_ns.  The samplers are opened when
- * the session starts (the command at its exec stop, an attached task
- * stopped, each CPU) and on each followed task at its first stop; they
- * are finished (disabled, drained, their last buffers handed over) when
- * the session stops.  Each unit's counts are its samplers' events, for
- * the scaling of the sample counts of sets. */
+/* Sampling: every unit's groups sample (sampling is counting plus a
+ * buffer): one group per set, the tool switching them (the stopped set's
+ * samples paused, the next one's started), or one for all the sets when
+ * the backend switches them.  A set whose sampling event is a trigger
+ * (switch_ovfls) is switched out after that many overflows, the others
+ * every switch_ns.  A sampling group records from its open, so the groups
+ * are opened when the session starts (the command held before its exec,
+ * armed for it, or at its exec stop when they stop their task; an
+ * attached task stopped; each CPU) and on each followed task at its
+ * first stop; they are finished (disabled, drained, their last buffers
+ * handed over) when the session stops. */
 struct px_monitor_sampling {
-	const struct px_sampler_ops *ops;
 	const struct px_smpl_pmd *const *pmds;	/* [nsets] each set's */
 	struct px_smpl_opts opts;
 	/* a traced process stopped at its exit, its memory still mapped
@@ -86,17 +85,15 @@ struct px_unit {
 	pid_t tid;		/* thread, -1 for a CPU */
 	int cpu;		/* -1 for a thread */
 	char comm[32];
-	void **states;		/* [nsets] backend state, NULL if none (with
-				 * kernel_sets only states[0], for every set) */
+	/* [ngroups] the backend's group of each set, NULL if none (with
+	 * kernel_sets groups[0] alone, for every set) */
+	struct px_group **groups;
 	int *status;		/* [total events] 0 or -EOPNOTSUPP */
 	struct px_count *counts; /* [total events], read at the end */
 	/* [total events] with sets the tool switches: each counter's
 	 * activations, for the uncertainty of its scaled value; else NULL */
 	struct px_activations *acts;
 	bool frozen;		/* exec'd without --follow-exec: counting stopped */
-	/* sampling: [nsets] a sampler per set, or with one set or a backend
-	 * that switches sets [0] alone; NULL where none is open */
-	void **samplers;
 	bool smpl_hup;		/* its descriptors hung up: its task ended */
 };
 
@@ -107,8 +104,9 @@ struct px_monitor {
 	size_t nunits, cap;
 	size_t cur_set;
 	uint64_t *set_runs;	/* [nsets] how many times each set was activated */
-	bool kernel_sets;	/* the backend switches sets (open_sets), not the
-				 * tool: each unit's states[0] holds all its sets */
+	bool kernel_sets;	/* the backend switches sets, not the tool:
+				 * each unit's groups[0] holds all its sets */
+	size_t ngroups;		/* groups per unit */
 	bool started;
 	uint64_t start_ns, elapsed_ns;
 	int exec_errno;		/* the command's exec failed with this
@@ -119,9 +117,8 @@ struct px_monitor {
 	int signal;
 	bool timed_out;
 	bool interrupted;
-	bool smpl_stops;	/* the samplers stop their task at overflows */
+	bool smpl_stops;	/* the sampling groups stop their task at overflows */
 	bool smpl_finished;
-	size_t nsamplers;	/* sampling: samplers per unit */
 };
 
 /* Run the session to its end (command exit, task exit, timeout or
@@ -131,7 +128,7 @@ struct px_monitor {
 int px_monitor_run(const struct px_monitor_opts *opts, struct px_monitor *m);
 void px_monitor_free(struct px_monitor *m);
 
-/* Sampling: process what the units' samplers hold now (for an interval
+/* Sampling: process what the units' groups hold now (for an interval
  * report).  0 or -errno. */
 int px_monitor_drain(struct px_monitor *m);
 

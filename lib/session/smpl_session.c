@@ -252,12 +252,12 @@ static int append(void **v, size_t *n, const void *src, size_t k, size_t size)
 	return 0;
 }
 
-/* Keep what a sampler recorded about mappings and tasks. */
-static int keep_records(struct px_smpl_session *s, const void *sp)
+/* Keep what a sampling group recorded about mappings and tasks. */
+static int keep_records(struct px_smpl_session *s, const struct px_group *g)
 {
 	const struct px_mapping *m;
 	const struct px_task_event *t;
-	size_t nm = s->o.ops->mappings(sp, &m), nt = s->o.ops->tasks(sp, &t);
+	size_t nm = px_group_mappings(g, &m), nt = px_group_tasks(g, &t);
 
 	return append((void **)&s->maps, &s->nmaps, m, nm, sizeof(*m)) ?:
 	       append((void **)&s->tasks, &s->ntasks, t, nt, sizeof(*t));
@@ -272,12 +272,12 @@ void px_smpl_totals(const struct px_monitor *m, struct px_smpl_stats *st)
 {
 	memset(st, 0, sizeof(*st));
 	for (size_t i = 0; i < m->nunits; i++) {
-		for (size_t k = 0; k < m->nsamplers; k++) {
+		for (size_t k = 0; k < m->ngroups; k++) {
 			struct px_smpl_stats one;
 
-			if (!m->units[i].samplers[k])
+			if (!m->units[i].groups[k])
 				continue;
-			m->opts.sampling->ops->stats(m->units[i].samplers[k], &one);
+			px_group_stats(m->units[i].groups[k], &one);
 			add_stats(st, &one);
 		}
 	}
@@ -306,12 +306,13 @@ static void forward_map(void *arg, const struct px_mapping *m)
 static int sample_run(struct px_smpl_session *s)
 {
 	const struct px_smpl_session_opts *o = &s->o;
-	bool records = o->ops->task_mappings;
-	/* samplers that record no mappings, and those opened after the exec
+	const struct px_backend *be = o->mon.backend;
+	bool records = be->task_mappings;
+	/* groups that record no mappings, and those opened after the exec
 	 * (they stop at overflows): the command's are read at its exit */
 	struct px_monitor_sampling sm = {
-		.ops = o->ops, .pmds = o->pmds, .opts = o->smpl,
-		.at_exit = !records || (o->ops->stops && o->ops->stops(o->pmds[0], o->mon.sets[0].n)) ?
+		.pmds = o->pmds, .opts = o->smpl,
+		.at_exit = !records || (be->stops && be->stops(o->pmds[0], o->mon.sets[0].n)) ?
 			   exit_snapshot : NULL,
 		.arg = s,
 	};
@@ -321,7 +322,7 @@ static int sample_run(struct px_smpl_session *s)
 	int ret = 0;
 
 	mo.sampling = &sm;
-	mo.inherit = o->ops->inherits && o->mon.follow;
+	mo.inherit = be->sampling_inherits && o->mon.follow;
 	mo.system_wide = o->mon.ncpus > 0;
 	sm.opts.on_sample = keep_sample;
 	sm.opts.on_map = o->on_map ? forward_map : NULL;
@@ -345,9 +346,9 @@ static int sample_run(struct px_smpl_session *s)
 		keep_event_values(s, &m);
 	}
 	for (size_t i = 0; i < m.nunits && !ret; i++)
-		for (size_t k = 0; k < m.nsamplers && !ret; k++)
-			if (m.units[i].samplers[k])
-				ret = keep_records(s, m.units[i].samplers[k]);
+		for (size_t k = 0; k < m.ngroups && !ret; k++)
+			if (m.units[i].groups[k])
+				ret = keep_records(s, m.units[i].groups[k]);
 	if (!ret && self.n && m.nunits)
 		ret = keep_pre_exec_maps(s, &self, m.units[0].pid);
 	px_maps_free(&self);
@@ -360,8 +361,8 @@ int px_smpl_session_run(const struct px_smpl_session_opts *o,
 {
 	memset(s, 0, sizeof(*s));
 	s->o = *o;
-	if (!s->o.ops)
-		s->o.ops = &px_sampler_perf_ops;
+	if (!s->o.mon.backend)
+		s->o.mon.backend = &px_backend_perf;
 	s->nevents = px_smpl_event_index(o, o->mon.nsets, 0);
 	s->per_event = calloc(s->nevents + 1, sizeof(*s->per_event));
 	s->event_values = calloc(s->nevents + 1, sizeof(*s->event_values));

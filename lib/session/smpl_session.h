@@ -48,7 +48,6 @@ struct px_smpl_session_opts {
 	const char *folded;
 	const char *flamegraph;
 	bool callers;
-	const struct px_sampler_ops *ops; /* NULL: perf_events */
 };
 
 /* Whether the profile of a session is per process: system-wide, when it

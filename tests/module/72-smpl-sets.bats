@@ -5,8 +5,8 @@
 # N samples per activation (the target switches before it runs on), each
 # sample carries the set whose PMD overflowed and is decoded by it, and
 # a switch held back by a full buffer happens at the restart, before the
-# blocked target runs again.  Then the library's module sampler
-# (px_sampler_module_ops: open_sets, read, activations, set_runs) on the
+# blocked target runs again.  Then the library's module backend (a
+# sampling group of both sets: open, read, activations, set_runs) on the
 # same measurement.
 bats_require_minimum_version 1.5.0
 
@@ -56,7 +56,7 @@ setup() {
 }
 
 # bats test_tags=breakpoint
-@test "the library's module sampler: open_sets, read, activations and set_runs" {
+@test "the library's module backend: a sampling group's sets, read, activations and set_runs" {
 	run -0 smpl_ops 1000 16
 	assert_output "samples 1250 bad 0 runs 250 250 runs_bad 0 seq exact stats whole notes some evcount exact count exact enabled both read kernel's acts kernel's setruns exact"
 	run -0 smpl_ops 1000 2000

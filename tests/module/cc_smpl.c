@@ -15,8 +15,8 @@
  *	faults (context switches in mode sleep) at LEVELS u (user, the
  *	default) or uk (user and kernel)
  *   cc_smpl lib MODE N [fp|dwarf [MAX_FRAMES]]
- *	the same through the library's module sampler
- *	(px_sampler_module_ops, format PX_SMPL_CALLCHAIN)
+ *	the same through the library's module backend, a sampling
+ *	group in format PX_SMPL_CALLCHAIN
  *
  * run and lib print one line of words NAME=VALUE that the bats tests
  * assert (tally_print()).  A "leaf sample" is one whose first user frame
@@ -26,7 +26,7 @@
 #include "callchain/px_cc.h"
 #include "error.h"
 #include "events.h"
-#include "sampler.h"
+#include "backend.h"
 #include "symbols.h"
 
 #include <poll.h>
@@ -396,53 +396,57 @@ static void cmd_lib(int argc, char **argv)
 	long n = atol(argv[3]);
 	bool dwarf = argc > 4 && !strcmp(argv[4], "dwarf");
 	unsigned max_frames = argc > 5 ? (unsigned)atol(argv[5]) : 0;
-	const struct px_sampler_ops *ops = &px_sampler_module_ops;
 	struct px_smpl_pmd pmd = { .long_period = 1, .notify = true };
+	const struct px_smpl_pmd *pmds = &pmd;
 	struct tally t;
-	struct px_smpl_opts o = {
-		.format = PX_SMPL_CALLCHAIN,
-		.callgraph = dwarf ? PX_CALLGRAPH_DWARF : PX_CALLGRAPH_FP,
-		.max_frames = max_frames,
-		.entries = 2,		/* notifications on the way */
-		.on_sample = on_sample,
-		.arg = &t,
+	struct px_group_opts o = {
+		.pmds = &pmds,
+		.smpl = {
+			.format = PX_SMPL_CALLCHAIN,
+			.callgraph = dwarf ? PX_CALLGRAPH_DWARF : PX_CALLGRAPH_FP,
+			.max_frames = max_frames,
+			.entries = 2,		/* notifications on the way */
+			.on_sample = on_sample,
+			.arg = &t,
+		},
 	};
 	struct px_target tg = { .cpu = -1 };
 	struct px_smpl_stats st;
 	struct px_event ev;
-	int status, ended = 0, ret;
-	void *s;
+	struct px_event_set set = { &ev, 1 };
+	int opened, status, ended = 0, ret;
+	struct px_group *s;
 
 	if (px_event_parse("page-faults:u", &ev))
 		failed("page-faults:u");
 	tg.pid = spawn_nest(mode, n);
 	tally_init(&t, tg.pid, mode, true,
 		   max_frames ? max_frames : PX_CALLGRAPH_MAX_FRAMES);
-	if ((ret = ops->open(&ev, 1, &pmd, &tg, &o, &s))) {
+	if ((ret = px_backend_module.open(&set, 1, &tg, &o, &opened, &s))) {
 		printf("open %s: %s\n", errname(-ret), px_last_error());
 		kill(tg.pid, SIGKILL);
 		waitpid(tg.pid, NULL, 0);
 		px_symbols_free(t.sym);
 		return;
 	}
-	if (ops->enable(s))
+	if (px_group_enable(s))
 		failed("enable");
 	release_traced(tg.pid);
 	alarm(120);
 	while (!ended) {
-		if (ops->poll(s, 100) < 0)
+		if (px_group_poll(s, 100) < 0)
 			failed("poll");
 		ended = waitpid(tg.pid, &status, WNOHANG) == tg.pid;
 	}
-	if (ops->finish(s))
+	if (px_group_finish(s))
 		failed("finish");
-	ops->stats(s, &st);
+	px_group_stats(s, &st);
 	tally_print(&t);
 	printf(" overflows=%llu lost=%llu dropped=%llu notifications=%llu\n",
 	       (unsigned long long)st.overflows, (unsigned long long)st.lost,
 	       (unsigned long long)st.dropped,
 	       (unsigned long long)st.notifications);
-	ops->close(s);
+	px_group_close(s);
 }
 
 int main(int argc, char **argv)

@@ -1,5 +1,6 @@
-/* smpl_ops [CALLS [ENTRIES]]: the module's sampler through the library's
- * px_sampler_module_ops, with two event sets in one context (open_sets),
+/* smpl_ops [CALLS [ENTRIES]]: the module backend's sampling group through
+ * the library's backend interface (backend.h), two event sets in one
+ * context,
  * on a traced child that calls counted() and counted2() in turn CALLS
  * times (1000).  Set 0: a breakpoint on counted() samples every call and
  * switches the set out after 3 overflows, a breakpoint on counted2() only
@@ -20,7 +21,7 @@
 #include "pfm_util.h"
 #include "error.h"
 #include "events.h"
-#include "sampler.h"
+#include "backend.h"
 #include "scale.h"
 
 #define N0 3
@@ -115,7 +116,6 @@ int main(int argc, char **argv)
 {
 	long calls = argc > 1 ? atol(argv[1]) : 1000;
 	long entries = argc > 2 ? atol(argv[2]) : 16;
-	const struct px_sampler_ops *ops = &px_sampler_module_ops;
 	struct px_event ev0[2], ev1[1];
 	struct px_smpl_pmd p0[2] = {
 		{ .long_period = 1, .smpl_pmds = 2, .notify = true, .switch_ovfls = N0 },
@@ -124,16 +124,18 @@ int main(int argc, char **argv)
 	struct px_smpl_pmd p1[1] = {
 		{ .long_period = 1, .notify = true, .switch_ovfls = N1 },
 	};
-	struct px_smpl_set sets[2] = {
-		{ .evs = ev0, .n = 2, .pmds = p0 },
-		{ .evs = ev1, .n = 1, .pmds = p1 },
-	};
+	struct px_event_set sets[2] = { { ev0, 2 }, { ev1, 1 } };
+	const struct px_smpl_pmd *pmds[2] = { p0, p1 };
 	struct check k = { .cur = -1 };
-	struct px_smpl_opts o = {
-		.format = PX_SMPL_DEFAULT,
-		.entries = (size_t)entries,
-		.on_sample = on_sample,
-		.arg = &k,
+	struct px_group_opts o = {
+		.switch_ns = 1000000,
+		.pmds = pmds,
+		.smpl = {
+			.format = PX_SMPL_DEFAULT,
+			.entries = (size_t)entries,
+			.on_sample = on_sample,
+			.arg = &k,
+		},
 	};
 	struct px_target t = { .cpu = -1 };
 	struct px_count counts[3];
@@ -142,8 +144,8 @@ int main(int argc, char **argv)
 	uint64_t pmd1, wruns[2], runs[2];
 	struct pollfd pfd;
 	bool read_ok, acts_ok;
-	void *s;
-	int status, ended = 0;
+	struct px_group *s;
+	int opened[3], status, ended = 0;
 
 	if (calls < 1 || entries < 1)
 		return 2;
@@ -156,27 +158,27 @@ int main(int argc, char **argv)
 	k.nwant = pfm_switch_expect(k.want, calls, N0, N1, &pmd1, wruns);
 
 	t.pid = k.pid = spawn_traced(call_both, calls);
-	if (ops->open_sets(sets, 2, &t, &o, 1000000, &s))
-		failed("open_sets");
-	if (ops->enable(s))
+	if (px_backend_module.open(sets, 2, &t, &o, opened, &s))
+		failed("open");
+	if (px_group_enable(s))
 		failed("enable");
 	release_traced(t.pid);
 	alarm(120);
 	while (!ended) {
-		if (ops->poll(s, 100) < 0)
+		if (px_group_poll(s, 100) < 0)
 			failed("poll");
 		ended = waitpid(t.pid, &status, WNOHANG) == t.pid;
 	}
-	if (ops->finish(s))
+	if (px_group_finish(s))
 		failed("finish");
-	ops->stats(s, &st);
-	if (ops->read(s, counts))
+	px_group_stats(s, &st);
+	if (px_group_read(s, counts))
 		failed("read");
-	if (ops->activations(s, acts))
+	if (px_group_activations(s, acts))
 		failed("activations");
-	if (ops->set_runs(s, runs, 2))
+	if (px_group_set_runs(s, runs, 2))
 		failed("set_runs");
-	if (ops->pollfds(s, &pfd, 1) < 1)
+	if (px_group_pollfds(s, &pfd, 1) < 1)
 		failed("pollfds");
 	against_kernel(pfd.fd, counts, acts, &read_ok, &acts_ok);
 	printf("samples %llu bad %llu runs %llu %llu runs_bad %llu seq %s",
@@ -204,7 +206,7 @@ int main(int argc, char **argv)
 			(unsigned long long)counts[1].value,
 			(unsigned long long)runs[0], (unsigned long long)runs[1],
 			(unsigned long long)wruns[0], (unsigned long long)wruns[1]);
-	ops->close(s);
+	px_group_close(s);
 	free(k.want);
 	return 0;
 }

@@ -105,18 +105,16 @@ static int parse(const char *spec, struct px_event *ev)
 }
 
 /* One sampling run of argv (or of every task on cpu while it runs) by
- * the session engine, as pfmon runs one: *out gets the unit's sampler
- * (the caller closes it), *run how the command ended. */
+ * the session engine, as pfmon runs one: *out gets the unit's sampling
+ * group (the caller closes it), *run how the command ended. */
 static int sample_command(struct px_event *evs, size_t n, const struct px_smpl_pmd *pmds,
 			  const struct px_smpl_opts *o, int cpu, char **argv,
-			  struct px_sampler **out, struct px_run *run)
+			  struct px_group **out, struct px_run *run)
 {
 	struct px_event_set set = { evs, n };
-	struct px_monitor_sampling sm = {
-		.ops = &px_sampler_perf_ops, .pmds = &pmds, .opts = *o,
-	};
+	struct px_monitor_sampling sm = { .pmds = &pmds, .opts = *o };
 	struct px_monitor_opts mo = {
-		.sets = &set, .nsets = 1, .sampling = &sm, .argv = argv,
+		.backend = &px_backend_perf, .sets = &set, .nsets = 1, .sampling = &sm, .argv = argv,
 		.system_wide = cpu >= 0, .cpus = cpu >= 0 ? &cpu : NULL, .ncpus = cpu >= 0,
 	};
 	struct px_monitor m;
@@ -126,9 +124,9 @@ static int sample_command(struct px_event *evs, size_t n, const struct px_smpl_p
 	run->exit_code = m.exit_code;
 	run->signal = m.signal;
 	run->elapsed_ns = m.elapsed_ns;
-	if (!ret && m.nunits == 1 && m.units[0].samplers[0]) {
-		*out = m.units[0].samplers[0];
-		m.units[0].samplers[0] = NULL;	/* the caller's now */
+	if (!ret && m.nunits == 1 && m.units[0].groups[0]) {
+		*out = m.units[0].groups[0];
+		m.units[0].groups[0] = NULL;	/* the caller's now */
 	} else if (!ret) {
 		ret = px_fail(EIO, "sampling opened no sampler");
 	}
@@ -141,7 +139,7 @@ static void sample(const char *const *specs, size_t n, const struct px_smpl_pmd 
 		   struct run_out *r)
 {
 	struct px_event evs[4];
-	struct px_sampler *s = NULL;
+	struct px_group *s = NULL;
 	const struct px_mapping *m;
 	const struct px_task_event *te;
 	size_t nt;
@@ -157,14 +155,14 @@ static void sample(const char *const *specs, size_t n, const struct px_smpl_pmd 
 		diag("sampling failed: %s", px_last_error());
 		return;
 	}
-	px_sampler_stats(s, &r->st);
-	r->nmaps = px_sampler_mappings(s, &m);
+	px_group_stats(s, &r->st);
+	r->nmaps = px_group_mappings(s, &m);
 	for (size_t i = 0; i < r->nmaps; i++)
 		r->calls_mapped += strstr(m[i].path, "workloads/calls") != NULL;
-	nt = px_sampler_tasks(s, &te);
+	nt = px_group_tasks(s, &te);
 	for (size_t i = 0; i < nt; i++)
 		r->comm_exec += te[i].kind == PX_TASK_COMM && te[i].exec;
-	px_sampler_close(s);
+	px_group_close(s);
 }
 
 static void exact(long calls_n, uint64_t period, enum px_smpl_format fmt)
@@ -518,7 +516,7 @@ static void blind_spot(void)
 	char *argv[] = { spin, "400", NULL };
 	struct slow_tool t = { .entries = 200 };
 	struct px_event ev;
-	struct px_sampler *s = NULL;
+	struct px_group *s = NULL;
 	struct px_smpl_stats st;
 	struct px_run run;
 
@@ -532,8 +530,8 @@ static void blind_spot(void)
 		ok(0, "not-blocking sampling runs: %s", px_last_error());
 		return;
 	}
-	px_sampler_stats(s, &st);
-	px_sampler_close(s);
+	px_group_stats(s, &st);
+	px_group_close(s);
 	is_int(t.waited, 10, "the tool was slow on 10 notifications");
 	ok(st.dropped >= 10, "not blocking: %llu samples dropped in the blind spots",
 	   (unsigned long long)st.dropped);
@@ -590,20 +588,24 @@ static void errors(void)
 	struct px_event ev;
 	struct px_smpl_pmd pmd = { .long_period = 10, .random = true,
 				   .random_mask = 0x3f, .random_seed = 0 };
-	struct px_smpl_opts o = { 0 };
+	const struct px_smpl_pmd *pmds = &pmd;
+	struct px_group_opts o = { .pmds = &pmds };
 	struct px_target tg = { .pid = 0, .cpu = -1 };
-	struct px_sampler *s;
+	struct px_event_set set = { &ev, 1 };
+	struct px_group *s;
+	int status;
 
 	ev = exact_ev;
-	is_int(px_sampler_open(&ev, 1, &pmd, &tg, &o, &s), -EINVAL,
+	is_int(px_backend_perf.open(&set, 1, &tg, &o, &status, &s), -EINVAL,
 	       "mask not below the period refused");
 	pmd.long_period = 1000;
-	is_int(px_sampler_open(&ev, 1, &pmd, &tg, &o, &s), -EINVAL, "seed 0 refused");
+	is_int(px_backend_perf.open(&set, 1, &tg, &o, &status, &s), -EINVAL, "seed 0 refused");
 	ok(strstr(px_last_error(), "seed") != NULL, "message: %s", px_last_error());
 	pmd.random = false;
 	pmd.long_period = 0;
-	is_int(px_sampler_open(&ev, 1, &pmd, &tg, &o, &s), -EINVAL,
+	is_int(px_backend_perf.open(&set, 1, &tg, &o, &status, &s), -EINVAL,
 	       "no sampling period refused");
+	ok(s == NULL, "nothing opened");
 }
 
 static uint64_t file_offset(const char *bin, uint64_t addr)

@@ -4,7 +4,8 @@
  * room for its largest sample (all 64 PMDs, and for the callchain format
  * max_frames frames).  The user-side writers of
  * formats/ apply the same rules as the kernel (kernel/pfm_smpl.c).
- * And the settings its open_sets() refuses before it opens anything
+ * And the settings the module backend's sampling open() refuses before
+ * it opens anything
  * (the sets at work are tested in the module suite, 72-smpl-sets). */
 #include "tap.h"
 #include "sampler_module.h"
@@ -90,22 +91,23 @@ static long fill_cc(size_t entries, unsigned nbody, unsigned max_frames)
 /* Two sets of one event each: set 0 a trigger, set 1 as given. */
 static struct px_event evs[2];
 static struct px_smpl_pmd pmds[2];
-static struct px_smpl_set sets[65];
+static struct px_event_set sets[65];
+static const struct px_smpl_pmd *set_pmds[65];
 
 static int open_sets(size_t nsets, uint64_t switch_ns, bool inherit,
 		     enum px_callgraph cg)
 {
-	struct px_smpl_opts o = {
-		.format = cg ? PX_SMPL_CALLCHAIN : PX_SMPL_DEFAULT,
-		.callgraph = cg,
+	struct px_group_opts o = {
+		.switch_ns = switch_ns, .pmds = set_pmds,
+		.smpl = { .format = cg ? PX_SMPL_CALLCHAIN : PX_SMPL_DEFAULT,
+			  .callgraph = cg },
 	};
 	struct px_target t = { .pid = 1, .cpu = -1, .inherit = inherit };
-	void *s = NULL;
-	int ret = px_sampler_module_ops.open_sets(sets, nsets, &t, &o,
-						  switch_ns, &s);
+	struct px_group *s = NULL;
+	int status[ARRAY_SIZE(sets)];
+	int ret = px_backend_module.open(sets, nsets, &t, &o, status, &s);
 
-	if (s)
-		px_sampler_module_ops.close(s);
+	px_group_close(s);
 	return ret;
 }
 
@@ -117,9 +119,10 @@ static void set_up(void)
 	memset(pmds, 0, sizeof(pmds));
 	pmds[0] = (struct px_smpl_pmd){ .long_period = 10, .switch_ovfls = 3 };
 	pmds[1] = (struct px_smpl_pmd){ .long_period = 10 };
-	for (size_t i = 0; i < ARRAY_SIZE(sets); i++)
-		sets[i] = (struct px_smpl_set){ .evs = &evs[i % 2], .n = 1,
-						.pmds = &pmds[i % 2] };
+	for (size_t i = 0; i < ARRAY_SIZE(sets); i++) {
+		sets[i] = (struct px_event_set){ .events = &evs[i % 2], .n = 1 };
+		set_pmds[i] = &pmds[i % 2];
+	}
 }
 
 static void refusals(void)

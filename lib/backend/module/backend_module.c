@@ -1,8 +1,9 @@
-/* The perfmon kernel module backend: the one file that opens /dev/perfmon.
- * Each open() is one context of its own, its target a thread or a CPU:
- * open() programs one event set (set0), open_sets() a unit's sets, each
- * created with PFM_SETFL_TIME_SWITCH and the switch timeout so that the
- * kernel switches them (on the thread's CPU time, or the CPU's wall time
+/* The perfmon kernel module backend: its table of operations and its
+ * counting groups (its sampling groups: sampler_module.c).  Each open()
+ * is one context of its own, its target a thread or a CPU, with every
+ * set of the unit: one set is set0; several are each created with
+ * PFM_SETFL_TIME_SWITCH and the switch timeout so that the kernel
+ * switches them (on the thread's CPU time, or the CPU's wall time
  * system-wide).  Event i of a set gets counter k of the set (PMC k
  * programs PMD k, PMC 64 + k holds a breakpoint address).  enable() is
  * PFM_START, disable() PFM_STOP, read() gives each PMD's value and the
@@ -23,8 +24,9 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-/* One context: a target's event sets. */
+/* A counting group: one context with a target's event sets. */
 struct module_state {
+	struct px_group group;	/* first: what the library sees */
 	int fd;
 	bool started;
 	struct px_target target;
@@ -240,10 +242,13 @@ static int pfm_create(int fd, const struct px_target *t)
 		       strerror(errno));
 }
 
-static void module_close(void *state)
+static struct module_state *counters(const struct px_group *g)
 {
-	struct module_state *st = state;
+	return (struct module_state *)g;
+}
 
+static void close_counters(struct module_state *st)
+{
 	if (!st)
 		return;
 	if (st->fd >= 0)
@@ -265,6 +270,7 @@ static int ctx_new(const struct px_target *t, size_t n, struct module_state **ou
 	st = calloc(1, sizeof(*st) + n * sizeof(st->ev[0]));
 	if (!st)
 		return px_fail(ENOMEM, "out of memory");
+	st->group = (struct px_group){ .backend = &px_backend_module };
 	st->n = n;
 	st->target = *t;
 	ret = pfm_open_device(&st->fd);
@@ -276,7 +282,7 @@ static int ctx_new(const struct px_target *t, size_t n, struct module_state **ou
 	if (!ret)
 		ret = pfm_create(st->fd, t);
 	if (ret) {
-		module_close(st);
+		close_counters(st);
 		return ret;
 	}
 	st->arg_size_max = (uint32_t)cf.cf_arg_size_max;
@@ -311,10 +317,10 @@ static int program_set(struct module_state *st, uint16_t s,
 }
 
 /* Every set in one new context; with several, each switched by the
- * kernel every switch_ns (open() is this with one set). */
-static int module_open_sets(struct px_event_set *sets, size_t nsets,
-			    const struct px_target *t, uint64_t switch_ns,
-			    int *status, void **state)
+ * kernel every switch_ns. */
+static int open_counters(struct px_event_set *sets, size_t nsets,
+			 const struct px_target *t, uint64_t switch_ns,
+			 int *status, struct px_group **out)
 {
 	struct module_state *st = NULL;
 	size_t total = 0, idx = 0;
@@ -345,25 +351,34 @@ static int module_open_sets(struct px_event_set *sets, size_t nsets,
 	ret = pfm_load(st->fd, t);
 	if (ret)
 		goto out_close;
-	*state = st;
+	*out = &st->group;
 	return 0;
 
 out_close:
-	module_close(st);
+	close_counters(st);
 	return ret;
 }
 
-static int module_open(struct px_event *evs, size_t n,
-		       const struct px_target *t, int *status, void **state)
+static int module_open(struct px_event_set *sets, size_t nsets,
+		       const struct px_target *t, const struct px_group_opts *o,
+		       int *status, struct px_group **out)
 {
-	struct px_event_set set = { evs, n };
+	size_t total = 0;
+	int ret;
 
-	return module_open_sets(&set, 1, t, 0, status, state);
+	*out = NULL;
+	if (!o || !o->pmds)
+		return open_counters(sets, nsets, t, o ? o->switch_ns : 0, status, out);
+	ret = px_msmpl_open(sets, nsets, t, o, out);
+	for (size_t s = 0; !ret && s < nsets; s++)
+		total += sets[s].n;
+	if (!ret)
+		memset(status, 0, total * sizeof(*status));
+	return ret;
 }
 
-static int module_enable(void *state)
+static int count_enable(struct module_state *st)
 {
-	struct module_state *st = state;
 	struct pfarg_start arg;
 
 	/* the kernel goes on with its active set (set0 at first) */
@@ -376,9 +391,8 @@ static int module_enable(void *state)
 	return 0;
 }
 
-static int module_disable(void *state)
+static int count_disable(struct module_state *st)
 {
-	struct module_state *st = state;
 	struct pfarg_flags arg;
 
 	if (!st->started)
@@ -503,41 +517,70 @@ int px_module_set_runs(int fd, uint64_t *runs, size_t nsets)
 	return 0;
 }
 
-static int module_read(void *state, struct px_count *counts)
+static int module_enable(struct px_group *g)
 {
-	struct module_state *st = state;
-
-	return px_module_read(st->fd, st->arg_size_max, st->ev,
-			      st->n, counts);
+	return g->sampling ? px_msmpl_enable(g) : count_enable(counters(g));
 }
 
-static int module_activations(void *state, struct px_activations *acts)
+static int module_disable(struct px_group *g)
 {
-	struct module_state *st = state;
-
-	return px_module_activations(st->fd, st->arg_size_max,
-				     st->ev, st->n, acts);
+	return g->sampling ? px_msmpl_disable(g) : count_disable(counters(g));
 }
 
-static int module_set_runs(void *state, uint64_t *runs, size_t nsets)
+static int module_read(struct px_group *g, struct px_count *counts)
 {
-	struct module_state *st = state;
+	struct module_state *st = counters(g);
 
-	return px_module_set_runs(st->fd, runs, nsets);
+	if (g->sampling)
+		return px_msmpl_read(g, counts);
+	return px_module_read(st->fd, st->arg_size_max, st->ev, st->n, counts);
 }
 
+static int module_activations(struct px_group *g, struct px_activations *acts)
+{
+	struct module_state *st = counters(g);
+
+	if (g->sampling)
+		return px_msmpl_activations(g, acts);
+	return px_module_activations(st->fd, st->arg_size_max, st->ev, st->n, acts);
+}
+
+static int module_set_runs(struct px_group *g, uint64_t *runs, size_t nsets)
+{
+	if (g->sampling)
+		return px_msmpl_set_runs(g, runs, nsets);
+	return px_module_set_runs(counters(g)->fd, runs, nsets);
+}
+
+static void module_close(struct px_group *g)
+{
+	if (g->sampling)
+		px_msmpl_close(g);
+	else
+		close_counters(counters(g));
+}
+
+/* The module records no mappings or task names (task_mappings false): a
+ * task's sampling group has no side band, a CPU's has one. */
 const struct px_backend px_backend_module = {
 	.name = "module",
-	.sampler = &px_sampler_module_ops,
+	.switches_sets = true,
+	.task_mappings = false,
+	.sampling_inherits = false,
 	.probe = module_probe,
 	.open = module_open,
 	.enable = module_enable,
 	.disable = module_disable,
 	.read = module_read,
-	.close = module_close,
-	.open_sets = module_open_sets,
 	.set_runs = module_set_runs,
 	.activations = module_activations,
+	.close = module_close,
+	.finish = px_msmpl_finish,
+	.poll = px_msmpl_poll,
+	.pollfds = px_msmpl_pollfds,
+	.stats = px_msmpl_stats,
+	.mappings = px_msmpl_mappings,
+	.tasks = px_msmpl_tasks,
 };
 
 /* For the module sampler (lib/backend/module/sampler_module.c): the same device checks,

@@ -30,7 +30,7 @@
  *    it (lib/backend/perfev/sideband.h: the kernel's mmap, exec, fork and exit records of
  *    every task on that CPU, through a perf dummy event), so the
  *    processes that start and end during the session resolve too;
- *  - event sets (open_sets): one context holds every set, and the kernel
+ *  - event sets: one context holds every set, and the kernel
  *    switches them.  Set s is created with PFM_SETFL_OVFL_SWITCH when one
  *    of its sampling PMDs has switch_ovfls (that PMD's
  *    reg_ovfl_switch_cnt: the set is switched out after that many of its
@@ -44,10 +44,9 @@
  *    sample of any set.  read(), activations() and set_runs() give every
  *    set's events, one set after the other, as the counting backend
  *    (the same functions: lib/backend/module/sampler_module.h).  With
- *    one set (open(), or open_sets() of one) no set is created: set 0
+ *    one set no set is created: set 0
  *    does not switch, switch_ovfls is ignored (there is no other set to
  *    switch to) and so is o->set (samples carry the kernel's set 0). */
-#include "sampler.h"
 #include "sampler_module.h"
 #include "error.h"
 #include "perfmon.h"
@@ -92,7 +91,16 @@ uint64_t px_module_smpl_buf_size(enum px_smpl_format f, size_t entries,
 	return sizeof(struct pfm_dfl_smpl_hdr) + half;
 }
 
+/* One event set's events and their sampling settings. */
+struct smpl_set {
+	const struct px_event *evs;
+	size_t n;
+	const struct px_smpl_pmd *pmds;
+};
+
+/* A sampling group of the module backend. */
 struct msampler {
+	struct px_group group;	/* first: what the library sees */
 	int fd;
 	uint32_t arg_size_max;	/* bytes of one vector command */
 	size_t n;		/* the events of every set, set after set */
@@ -113,6 +121,8 @@ struct msampler {
 	bool consumed;		/* default: handed over, the restart came
 				 * after the end */
 	bool ended;
+	bool side_on;		/* the side band was enabled */
+	bool running;		/* started, not stopped since */
 	struct px_smpl_stats st;
 	int cb_ret;
 	struct px_sideband side;	/* per CPU: mappings and tasks */
@@ -145,7 +155,7 @@ static int m_sample(void *arg, const struct px_sample *x)
 }
 
 /* Whether set has a trigger: it switches on overflows, not on time. */
-static bool m_set_triggers(const struct px_smpl_set *set)
+static bool m_set_triggers(const struct smpl_set *set)
 {
 	for (size_t i = 0; i < set->n; i++)
 		if (set->pmds[i].long_period && set->pmds[i].switch_ovfls)
@@ -153,7 +163,7 @@ static bool m_set_triggers(const struct px_smpl_set *set)
 	return false;
 }
 
-static int m_validate(const struct px_smpl_set *sets, size_t nsets,
+static int m_validate(const struct smpl_set *sets, size_t nsets,
 		      const struct px_target *t, const struct px_smpl_opts *o,
 		      uint64_t switch_ns)
 {
@@ -283,10 +293,13 @@ static int m_write_pmd(struct msampler *s, size_t i)
 	return 0;
 }
 
-static void m_close(void *state)
+static struct msampler *msampler(const struct px_group *g)
 {
-	struct msampler *s = state;
+	return (struct msampler *)g;
+}
 
+static void m_close(struct msampler *s)
+{
 	if (!s)
 		return;
 	if (s->buf)
@@ -305,7 +318,7 @@ static void m_close(void *state)
 }
 
 /* The sampler's copy of the sets' settings, nothing opened yet. */
-static int m_alloc(const struct px_smpl_set *sets, size_t nsets,
+static int m_alloc(const struct smpl_set *sets, size_t nsets,
 		   const struct px_smpl_opts *o, struct msampler **out)
 {
 	struct msampler *s = calloc(1, sizeof(*s));
@@ -314,6 +327,7 @@ static int m_alloc(const struct px_smpl_set *sets, size_t nsets,
 	*out = s;
 	if (!s)
 		return px_fail(ENOMEM, "out of memory");
+	s->group = (struct px_group){ .backend = &px_backend_module, .sampling = true };
 	s->fd = -1;
 	s->side.fd = -1;
 	s->nsets = nsets;
@@ -352,7 +366,7 @@ static int m_alloc(const struct px_smpl_set *sets, size_t nsets,
 }
 
 /* Create the sets (with more than one) and program their PMCs and PMDs. */
-static int m_program(struct msampler *s, const struct px_smpl_set *sets,
+static int m_program(struct msampler *s, const struct smpl_set *sets,
 		     uint64_t switch_ns)
 {
 	int ret;
@@ -381,9 +395,9 @@ static int m_program(struct msampler *s, const struct px_smpl_set *sets,
 	return 0;
 }
 
-static int m_open_sets(const struct px_smpl_set *sets, size_t nsets,
+static int m_open_sets(const struct smpl_set *sets, size_t nsets,
 		       const struct px_target *t, const struct px_smpl_opts *o,
-		       uint64_t switch_ns, void **out)
+		       uint64_t switch_ns, struct msampler **out)
 {
 	size_t entries = o->entries ? o->entries : DEFAULT_ENTRIES;
 	unsigned most = 0;
@@ -426,13 +440,19 @@ out_close:
 	return ret;
 }
 
-static int m_open(const struct px_event *evs, size_t n,
-		  const struct px_smpl_pmd *pmds, const struct px_target *t,
-		  const struct px_smpl_opts *o, void **out)
+int px_msmpl_open(const struct px_event_set *sets, size_t nsets,
+		  const struct px_target *t, const struct px_group_opts *o,
+		  struct px_group **out)
 {
-	const struct px_smpl_set one = { .evs = evs, .n = n, .pmds = pmds };
+	struct smpl_set ss[nsets ? nsets : 1];
+	struct msampler *s = NULL;
+	int ret;
 
-	return m_open_sets(&one, 1, t, o, 0, out);
+	for (size_t k = 0; k < nsets; k++)
+		ss[k] = (struct smpl_set){ sets[k].events, sets[k].n, o->pmds[k] };
+	ret = m_open_sets(ss, nsets, t, &o->smpl, o->switch_ns, &s);
+	*out = s ? &s->group : NULL;
+	return ret;
 }
 
 static int m_start(struct msampler *s, uint32_t flags)
@@ -444,15 +464,21 @@ static int m_start(struct msampler *s, uint32_t flags)
 	return ioctl(s->fd, PFM_START, &st) ? -errno : 0;
 }
 
-static int m_enable(void *state)
+int px_msmpl_enable(struct px_group *g)
 {
-	struct msampler *s = state;
-	int ret = px_sideband_enable(&s->side);
+	struct msampler *s = msampler(g);
+	int ret;
 
-	if (ret)
+	if (s->running)
+		return 0;
+	if (!s->side_on && (ret = px_sideband_enable(&s->side)))
 		return ret;
+	s->side_on = true;
 	ret = m_start(s, 0);
-	return ret ? px_fail(-ret, "cannot start sampling: %s", strerror(-ret)) : 0;
+	if (ret)
+		return px_fail(-ret, "cannot start sampling: %s", strerror(-ret));
+	s->running = true;
+	return 0;
 }
 
 static int m_stop(struct msampler *s)
@@ -464,6 +490,16 @@ static int m_stop(struct msampler *s)
 	if (ioctl(s->fd, PFM_STOP, &f) && errno != EBUSY)
 		return px_fail(errno, "cannot stop sampling: %s", strerror(errno));
 	return 0;
+}
+
+int px_msmpl_disable(struct px_group *g)
+{
+	struct msampler *s = msampler(g);
+	int ret = m_stop(s);
+
+	if (!ret)
+		s->running = false;
+	return ret;
 }
 
 /* PFM_RESTART after a handed-over buffer.  EBUSY: the context unloaded
@@ -586,9 +622,9 @@ static int m_drain(struct msampler *s)
 	return s->cb_ret;
 }
 
-static int m_poll(void *state, int timeout_ms)
+int px_msmpl_poll(struct px_group *g, int timeout_ms)
 {
-	struct msampler *s = state;
+	struct msampler *s = msampler(g);
 	struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
 
 	if (poll(&pfd, 1, timeout_ms) < 0 && errno != EINTR)
@@ -596,9 +632,9 @@ static int m_poll(void *state, int timeout_ms)
 	return m_drain(s);
 }
 
-static size_t m_pollfds(const void *state, struct pollfd *fds, size_t max)
+size_t px_msmpl_pollfds(const struct px_group *g, struct pollfd *fds, size_t max)
 {
-	const struct msampler *s = state;
+	const struct msampler *s = msampler(g);
 
 	if (max)
 		fds[0] = (struct pollfd){ .fd = s->fd, .events = POLLIN };
@@ -609,15 +645,16 @@ static size_t m_pollfds(const void *state, struct pollfd *fds, size_t max)
 	return 2;
 }
 
-static int m_finish(void *state)
+int px_msmpl_finish(struct px_group *g)
 {
-	struct msampler *s = state;
+	struct msampler *s = msampler(g);
 	struct pfarg_ctxinfo ci;
 	int ret;
 
 	if ((ret = m_stop(s)) || (ret = px_sideband_disable(&s->side)) ||
 	    (ret = m_drain(s)))
 		return ret < 0 ? ret : s->cb_ret;
+	s->running = false;
 	memset(&ci, 0, sizeof(ci));
 	if (ioctl(s->fd, PFM_GETINFO_CTX, &ci))
 		return px_fail(errno, "cannot read the perfmon context: %s", strerror(errno));
@@ -663,68 +700,51 @@ static int m_finish(void *state)
 	return ret ? ret : s->cb_ret;
 }
 
-static void m_stats(const void *state, struct px_smpl_stats *st)
+void px_msmpl_stats(const struct px_group *g, struct px_smpl_stats *st)
 {
-	const struct msampler *s = state;
+	const struct msampler *s = msampler(g);
 
 	*st = s->st;
 	st->side_lost = s->records.lost;
 }
 
-/* Every set's events, one set after the other (as open_sets() got them). */
-static int m_read(void *state, struct px_count *counts)
+/* Every set's events, one set after the other (as they were opened). */
+int px_msmpl_read(struct px_group *g, struct px_count *counts)
 {
-	struct msampler *s = state;
+	struct msampler *s = msampler(g);
 
 	return px_module_read(s->fd, s->arg_size_max, s->reg, s->n, counts);
 }
 
-static int m_activations(void *state, struct px_activations *acts)
+int px_msmpl_activations(struct px_group *g, struct px_activations *acts)
 {
-	struct msampler *s = state;
+	struct msampler *s = msampler(g);
 
 	return px_module_activations(s->fd, s->arg_size_max, s->reg, s->n, acts);
 }
 
-static int m_set_runs(void *state, uint64_t *runs, size_t nsets)
+int px_msmpl_set_runs(struct px_group *g, uint64_t *runs, size_t nsets)
 {
-	struct msampler *s = state;
-
-	return px_module_set_runs(s->fd, runs, nsets);
+	return px_module_set_runs(msampler(g)->fd, runs, nsets);
 }
 
-static size_t m_mappings(const void *state, const struct px_mapping **m)
+size_t px_msmpl_mappings(const struct px_group *g, const struct px_mapping **m)
 {
-	const struct msampler *s = state;
+	const struct msampler *s = msampler(g);
 
 	*m = s->records.maps;
 	return s->records.nmaps;
 }
 
-static size_t m_tasks(const void *state, const struct px_task_event **t)
+size_t px_msmpl_tasks(const struct px_group *g, const struct px_task_event **t)
 {
-	const struct msampler *s = state;
+	const struct msampler *s = msampler(g);
 
 	*t = s->records.tasks;
 	return s->records.ntasks;
 }
 
-const struct px_sampler_ops px_sampler_module_ops = {
-	.name = "module",
-	.task_mappings = false,
-	.inherits = false,
-	.open = m_open,
-	.enable = m_enable,
-	.poll = m_poll,
-	.finish = m_finish,
-	.close = m_close,
-	.stats = m_stats,
-	.mappings = m_mappings,
-	.tasks = m_tasks,
-	.pollfds = m_pollfds,
-	.read = m_read,
-	/* pause and switch_due: NULL, the kernel switches the sets */
-	.open_sets = m_open_sets,
-	.activations = m_activations,
-	.set_runs = m_set_runs,
-};
+void px_msmpl_close(struct px_group *g)
+{
+	m_close(msampler(g));
+}

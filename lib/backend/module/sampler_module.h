@@ -1,9 +1,10 @@
-/* The module backend's helpers shared by its counting side
- * (lib/backend/module/backend_module.c, which defines them) and its
- * sampler (lib/backend/module/sampler_module.c): every /dev/perfmon ioctl
- * stays in these two files, and what both do (program a counter, create
- * a set, read the PMDs with their times and activation sums, the sets'
- * runs) is done in one place. */
+/* The module backend's two halves: its counting groups and its table of
+ * operations (lib/backend/module/backend_module.c) and its sampling
+ * groups (lib/backend/module/sampler_module.c, the px_msmpl_* below,
+ * which the table's operations call for a sampling group).  Every
+ * /dev/perfmon ioctl stays in these two files, and what both do (program
+ * a counter, create a set, read the PMDs with their times and activation
+ * sums, the sets' runs) is done in one place. */
 #ifndef PX_SAMPLER_MODULE_H
 #define PX_SAMPLER_MODULE_H
 
@@ -13,7 +14,6 @@
 #include "backend.h"
 #include "callchain/perfmon_cc_smpl.h"
 #include "events.h"
-#include "sampler.h"
 
 /* The module's largest sample: its post-check keeps room for an entry
  * header and all 64 PMDs (kernel/README.md). */
@@ -87,5 +87,23 @@ int px_module_formats(struct px_module_format *out, size_t max, size_t *n);
 
 /* PFM_LOAD_CONTEXT on the target, with its errors explained. */
 int px_module_load(int fd, const struct px_target *t);
+
+/* A sampling group of the module: one context with every set (o->pmds),
+ * and the backend's operations on it (backend.h). */
+int px_msmpl_open(const struct px_event_set *sets, size_t nsets,
+		  const struct px_target *t, const struct px_group_opts *o,
+		  struct px_group **out);
+int px_msmpl_enable(struct px_group *g);
+int px_msmpl_disable(struct px_group *g);
+int px_msmpl_read(struct px_group *g, struct px_count *counts);
+int px_msmpl_set_runs(struct px_group *g, uint64_t *runs, size_t nsets);
+int px_msmpl_activations(struct px_group *g, struct px_activations *acts);
+void px_msmpl_close(struct px_group *g);
+int px_msmpl_finish(struct px_group *g);
+int px_msmpl_poll(struct px_group *g, int timeout_ms);
+size_t px_msmpl_pollfds(const struct px_group *g, struct pollfd *fds, size_t max);
+void px_msmpl_stats(const struct px_group *g, struct px_smpl_stats *st);
+size_t px_msmpl_mappings(const struct px_group *g, const struct px_mapping **m);
+size_t px_msmpl_tasks(const struct px_group *g, const struct px_task_event **t);
 
 #endif

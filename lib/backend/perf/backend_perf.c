@@ -1,8 +1,10 @@
-/* The perf_event_open(2) backend: the one file that calls it. */
+/* The perf_event_open(2) backend: its counting groups (one counter per
+ * event) and its sampling groups (sampler_perf.c), one table of
+ * operations over both. */
 #include "backend.h"
 #include "error.h"
 #include "perf_syscall.h"
-#include "sampler.h"
+#include "sampler_perf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,10 +19,17 @@
 
 #define PARANOID_PATH "/proc/sys/kernel/perf_event_paranoid"
 
+/* A counting group. */
 struct perf_state {
+	struct px_group group;	/* first: what the library sees */
 	size_t n;
 	int fds[];		/* -1 for events without a counter */
 };
+
+static struct perf_state *counters(struct px_group *g)
+{
+	return (struct perf_state *)g;
+}
 
 int px_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 		       int group_fd)
@@ -134,13 +143,14 @@ static int perf_probe(void)
 	return 0;
 }
 
-static int perf_open(struct px_event *evs, size_t n, const struct px_target *t,
-		     int *status, void **state)
+static int open_counters(struct px_event *evs, size_t n, const struct px_target *t,
+			 int *status, struct px_group **out)
 {
 	struct perf_state *st = malloc(sizeof(*st) + n * sizeof(int));
 
 	if (!st)
 		return px_fail(ENOMEM, "out of memory");
+	st->group = (struct px_group){ .backend = &px_backend_perf };
 	st->n = n;
 	for (size_t i = 0; i < n; i++) {
 		int fd = open_one(&evs[i], t);
@@ -166,7 +176,29 @@ static int perf_open(struct px_event *evs, size_t n, const struct px_target *t,
 		return px_fail(-fd, "cannot open a counter for '%s': %s",
 			       evs[i].name, strerror(-fd));
 	}
-	*state = st;
+	*out = &st->group;
+	return 0;
+}
+
+/* One set per group: the tool switches the sets (switches_sets false). */
+static int perf_open(struct px_event_set *sets, size_t nsets,
+		     const struct px_target *t, const struct px_group_opts *o,
+		     int *status, struct px_group **out)
+{
+	struct px_sampler *s;
+	int ret;
+
+	*out = NULL;
+	if (nsets != 1)
+		return px_fail(EINVAL, "the perf backend opens one event set per group, not %zu",
+			       nsets);
+	if (!o || !o->pmds)
+		return open_counters(sets[0].events, sets[0].n, t, status, out);
+	ret = px_sampler_open(sets[0].events, sets[0].n, o->pmds[0], t, &o->smpl, &s);
+	if (ret)
+		return ret;
+	memset(status, 0, sets[0].n * sizeof(*status));
+	*out = px_sampler_group(s);
 	return 0;
 }
 
@@ -179,20 +211,22 @@ static int ioctl_all(struct perf_state *st, unsigned long request)
 	return 0;
 }
 
-static int perf_enable(void *state)
+/* A sampling group's disable stops its samples only: its side band
+ * records on until finish (sampler_perf.h). */
+static int perf_enable(struct px_group *g)
 {
-	return ioctl_all(state, PERF_EVENT_IOC_ENABLE);
+	return g->sampling ? px_sampler_enable(px_group_sampler(g)) :
+			     ioctl_all(counters(g), PERF_EVENT_IOC_ENABLE);
 }
 
-static int perf_disable(void *state)
+static int perf_disable(struct px_group *g)
 {
-	return ioctl_all(state, PERF_EVENT_IOC_DISABLE);
+	return g->sampling ? px_sampler_pause(px_group_sampler(g), false) :
+			     ioctl_all(counters(g), PERF_EVENT_IOC_DISABLE);
 }
 
-static int perf_read(void *state, struct px_count *counts)
+static int read_counters(struct perf_state *st, struct px_count *counts)
 {
-	struct perf_state *st = state;
-
 	for (size_t i = 0; i < st->n; i++) {
 		uint64_t buf[3];
 		ssize_t got;
@@ -212,19 +246,78 @@ static int perf_read(void *state, struct px_count *counts)
 	return 0;
 }
 
-static void perf_close(void *state)
+static int perf_read(struct px_group *g, struct px_count *counts)
 {
-	if (state)
-		close_fds(state);
+	return g->sampling ? px_sampler_read(px_group_sampler(g), counts) :
+			     read_counters(counters(g), counts);
+}
+
+static void perf_close(struct px_group *g)
+{
+	if (g->sampling)
+		px_sampler_close(px_group_sampler(g));
+	else
+		close_fds(counters(g));
+}
+
+static int perf_finish(struct px_group *g)
+{
+	return px_sampler_finish(px_group_sampler(g));
+}
+
+static int perf_poll(struct px_group *g, int timeout_ms)
+{
+	return px_sampler_poll(px_group_sampler(g), timeout_ms);
+}
+
+static size_t perf_pollfds(const struct px_group *g, struct pollfd *fds, size_t max)
+{
+	return px_sampler_pollfds(px_group_sampler(g), fds, max);
+}
+
+static int perf_exec(struct px_group *g, pid_t pid)
+{
+	return px_sampler_exec(px_group_sampler(g), pid);
+}
+
+static bool perf_switch_due(const struct px_group *g)
+{
+	return px_sampler_switch_due(px_group_sampler(g));
+}
+
+static void perf_stats(const struct px_group *g, struct px_smpl_stats *st)
+{
+	px_sampler_stats(px_group_sampler(g), st);
+}
+
+static size_t perf_mappings(const struct px_group *g, const struct px_mapping **m)
+{
+	return px_sampler_mappings(px_group_sampler(g), m);
+}
+
+static size_t perf_tasks(const struct px_group *g, const struct px_task_event **t)
+{
+	return px_sampler_tasks(px_group_sampler(g), t);
 }
 
 const struct px_backend px_backend_perf = {
 	.name = "perf",
-	.sampler = &px_sampler_perf_ops,
+	.switches_sets = false,
+	.task_mappings = true,
+	.sampling_inherits = true,
 	.probe = perf_probe,
 	.open = perf_open,
+	.stops = px_smpl_periods_change,
 	.enable = perf_enable,
 	.disable = perf_disable,
 	.read = perf_read,
 	.close = perf_close,
+	.finish = perf_finish,
+	.poll = perf_poll,
+	.pollfds = perf_pollfds,
+	.exec = perf_exec,
+	.switch_due = perf_switch_due,
+	.stats = perf_stats,
+	.mappings = perf_mappings,
+	.tasks = perf_tasks,
 };

@@ -1,6 +1,6 @@
 /* Sampling through perf_event_open(2) into the perfmon2 sampling formats.
- * The mapping of perfmon2's semantics is described in sampler.h. */
-#include "sampler.h"
+ * The mapping of perfmon2's semantics is described in sampler_perf.h. */
+#include "sampler_perf.h"
 #include "error.h"
 #include "perf_syscall.h"
 #include "random.h"
@@ -59,12 +59,14 @@ struct pmd_state {
 };
 
 struct px_sampler {
+	struct px_group group;	/* first: the perf backend's sampling group */
 	size_t n;
 	struct px_event *evs;	/* to open them again after an exec */
 	struct pmd_state *pmd;
 	struct px_smpl_opts o;
 	bool read_group;	/* samples carry the group's values */
-	bool stops;		/* the task stops at every overflow (sampler.h) */
+	bool stops;		/* the task stops at every overflow (sampler_perf.h) */
+	bool started;		/* enabled once: the side band records */
 	struct ring *rings;
 	size_t nrings;
 	unsigned char *buf;	/* the format buffer */
@@ -349,6 +351,7 @@ int px_sampler_open(const struct px_event *evs, size_t n,
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return px_fail(ENOMEM, "out of memory");
+	s->group = (struct px_group){ .backend = &px_backend_perf, .sampling = true };
 	s->n = n;
 	s->o = *o;
 	s->for_exec = t->enable_on_exec;
@@ -448,11 +451,21 @@ static int sideband_ioctl(struct px_sampler *s, bool on)
  * the exec to come; the samples of a task before its exec are not its
  * command's: they start at the exec (enable_on_exec), or, a trigger, when
  * the tool starts its set there. */
-int px_sampler_enable(struct px_sampler *s)
+/* The side band and the samples on (the samples armed for exec when
+ * opened so). */
+static int start(struct px_sampler *s)
 {
 	int ret = sideband_ioctl(s, true);
 
 	return ret || s->for_exec ? ret : samples_ioctl(s, true);
+}
+
+int px_sampler_enable(struct px_sampler *s)
+{
+	if (s->started)
+		return samples_ioctl(s, true);
+	s->started = true;
+	return start(s);
 }
 
 int px_sampler_disable(struct px_sampler *s)
@@ -520,7 +533,7 @@ static int set_period(struct px_sampler *s, size_t pmd, uint64_t period)
 	return 0;
 }
 
-int px_sampler_body(void *sampler, unsigned set, unsigned ovfl_pmd)
+static int sampler_body(void *sampler, unsigned set, unsigned ovfl_pmd)
 {
 	struct px_sampler *s = sampler;
 
@@ -533,7 +546,7 @@ static int hand_over_dfl(struct px_sampler *s)
 {
 	int ret = s->o.format == PX_SMPL_CALLCHAIN ?
 		  px_cc_read(s->buf, s->buf_size, s->o.on_sample, s->o.arg) :
-		  px_dfl_read(s->buf, s->buf_size, px_sampler_body, s,
+		  px_dfl_read(s->buf, s->buf_size, sampler_body, s,
 			      s->o.on_sample, s->o.arg);
 
 	if (ret > 0 && !s->cb_ret)
@@ -543,7 +556,7 @@ static int hand_over_dfl(struct px_sampler *s)
 
 static int hand_over_dbl(struct px_sampler *s, int half)
 {
-	int ret = px_dbl_read(s->buf, s->buf_size, half, px_sampler_body, s,
+	int ret = px_dbl_read(s->buf, s->buf_size, half, sampler_body, s,
 			      s->o.on_sample, s->o.arg);
 
 	if (ret > 0 && !s->cb_ret)
@@ -996,7 +1009,7 @@ int px_sampler_exec(struct px_sampler *s, pid_t pid)
 	s->rings[0].side.fd = -1;
 	if ((ret = open_ring(s, s->evs, &t, &s->rings[0])))
 		return ret;
-	return px_sampler_enable(s);
+	return start(s);
 }
 
 size_t px_sampler_pollfds(const struct px_sampler *s, struct pollfd *fds, size_t max)
@@ -1075,8 +1088,14 @@ size_t px_sampler_tasks(const struct px_sampler *s,
 	return s->records.ntasks;
 }
 
-const void *px_sampler_buffer(const struct px_sampler *s, size_t *len)
+struct px_group *px_sampler_group(struct px_sampler *s)
 {
-	*len = s->buf_size;
-	return s->buf;
+	return &s->group;
+}
+
+/* The group is the sampler's first member (const only for the callers
+ * that read through it). */
+struct px_sampler *px_group_sampler(const struct px_group *g)
+{
+	return (struct px_sampler *)g;
 }

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "perf_ring.h"
-#include "sampler.h"
+#include "backend.h"
 
 /* What side bands decoded, in the order drained. */
 struct px_records {
