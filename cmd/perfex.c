@@ -13,7 +13,6 @@
 #include "error.h"
 #include "events.h"
 #include "listing.h"
-#include "monitor.h"
 #include "outfile.h"
 #include "report.h"
 #include "target.h"
@@ -129,12 +128,12 @@ static void check_options(struct options *o)
 		cli_usage_error("perfex", "choose one of -x and --json");
 }
 
-static void warn_unsupported(const struct options *o, const int *status)
+static void warn_unsupported(const struct px_report *r)
 {
-	for (size_t i = 0; i < o->nevents; i++)
-		if (status[i])
+	for (size_t i = 0; i < r->nevents; i++)
+		if (r->results[i].status)
 			fprintf(stderr, "perfex: warning: '%s' cannot be counted on this machine (no PMU here provides it); it is reported as <not supported>\n",
-				o->events[i].name);
+				r->events[i].name);
 }
 
 static int fail_runtime(struct px_outfile *out)
@@ -142,73 +141,38 @@ static int fail_runtime(struct px_outfile *out)
 	return cli_runtime_error("perfex", out);
 }
 
-/* One run of the command held in *child through the session engine,
- * its counters inherited by what it starts.  0 or -errno (see
- * px_monitor_run()); m is the caller's to free. */
-static int count_once(const struct options *o, const struct px_backend *be,
-		      char **cmd, struct px_child *child, struct px_monitor *m)
+/* Count the command o->repeat times into r.  Returns -1 to go on and
+ * print, or the exit code to leave with at once. */
+static int count(struct options *o, const struct px_backend *be,
+		 char **cmd, struct px_report *r, struct px_outfile *out)
 {
-	struct px_event_set set = { o->events, o->nevents };
-	struct px_monitor_opts mo = {
-		.backend = be, .sets = &set, .nsets = 1, .inherit = true,
-		.argv = cmd, .child = child,
-	};
+	struct px_child first;
+	int exec_errno;
 
-	return px_monitor_run(&mo, m);
-}
-
-/* Run the command o->repeat times into r.  Returns -1 to go on and print,
- * or the exit code to leave with at once. */
-static int run_all(struct options *o, const struct px_backend *be,
-		   char **cmd, struct px_report *r, struct px_outfile *out)
-{
-	int ret = -1;
-
-	for (int run = 0; run < o->repeat; run++) {
-		struct px_child child;
-		struct px_monitor m;
-		int killed_by;
-
-		/* forked now, held until its counters are attached */
-		if (px_child_fork(cmd, &child)) {
-			ret = fail_runtime(out);
-			break;
-		}
-		if (run == 0 && encode_events(o)) {
-			px_child_abort(&child);
-			if (out->f)
-				px_outfile_discard(out);
-			ret = EXIT_USAGE;
-			break;
-		}
-		ret = count_once(o, be, cmd, &child, &m);
-		if (ret && m.exec_errno) {
-			fprintf(stderr, "perfex: %s\n", px_last_error());
-			if (out->f)
-				px_outfile_discard(out);
-			ret = px_exec_exit_code(m.exec_errno);
-		} else if (ret) {
-			ret = fail_runtime(out);
-		} else if (run == 0 &&
-			   px_report_init(r, "perfex", cmd, be->name, o->events,
-					  o->nevents, m.units[0].status)) {
-			ret = fail_runtime(out);
-		} else {
-			ret = -1;
-			if (run == 0)
-				warn_unsupported(o, m.units[0].status);
-			px_report_add_run(r, m.units[0].counts, m.elapsed_ns,
-					  m.exit_code);
-			if (m.signal)
-				r->exit_code = m.exit_code;
-		}
-		killed_by = m.signal;
-		px_monitor_free(&m);
-		/* an error, or interrupted: report what was counted */
-		if (ret >= 0 || killed_by)
-			break;
+	/* forked now, held until its counters are attached: libpfm4's
+	 * start-up (encode_events) overlaps the command's */
+	if (px_child_fork(cmd, &first))
+		return fail_runtime(out);
+	if (encode_events(o)) {
+		px_child_abort(&first);
+		if (out->f)
+			px_outfile_discard(out);
+		return EXIT_USAGE;
 	}
-	return ret;
+	if (!px_report_count(&(struct px_count_opts){
+				.tool = "perfex", .backend = be, .argv = cmd,
+				.events = o->events, .nevents = o->nevents,
+				.repeat = o->repeat },
+			     &first, r, &exec_errno)) {
+		warn_unsupported(r);
+		return -1;
+	}
+	if (!exec_errno)
+		return fail_runtime(out);
+	fprintf(stderr, "perfex: %s\n", px_last_error());
+	if (out->f)
+		px_outfile_discard(out);
+	return px_exec_exit_code(exec_errno);
 }
 
 int main(int argc, const char **argv)
@@ -237,7 +201,7 @@ int main(int argc, const char **argv)
 		fprintf(stderr, "perfex: backend %s\n", be->name);
 	if (o.output && px_outfile_open(&out, o.output, false))
 		return fail_runtime(&out);
-	ret = run_all(&o, be, cmd, &report, &out);
+	ret = count(&o, be, cmd, &report, &out);
 	if (ret >= 0)
 		return ret;
 	for (size_t i = 0; o.verbose && i < o.nevents; i++)

@@ -1,5 +1,7 @@
 #include "report.h"
 #include "error.h"
+#include "monitor.h"
+#include "target.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -57,4 +59,42 @@ void px_report_free(struct px_report *r)
 {
 	free(r->results);
 	r->results = NULL;
+}
+
+int px_report_count(const struct px_count_opts *o, struct px_child *first,
+		    struct px_report *r, int *exec_errno)
+{
+	struct px_event_set set = { o->events, o->nevents };
+	struct px_monitor_opts mo = {
+		.backend = o->backend, .sets = &set, .nsets = 1, .inherit = true,
+		.argv = o->argv, .child = first,
+	};
+	int ret = 0;
+
+	*exec_errno = 0;
+	for (int run = 0; run < o->repeat && !ret; run++) {
+		struct px_child next;
+		struct px_monitor m;
+		bool interrupted;
+
+		if (run > 0) {
+			/* forked now, held until its counters are attached */
+			if ((ret = px_child_fork(o->argv, &next)))
+				break;
+			mo.child = &next;
+		}
+		ret = px_monitor_run(&mo, &m);
+		*exec_errno = m.exec_errno;
+		if (!ret && run == 0)
+			ret = px_report_init(r, o->tool, o->argv, o->backend->name,
+					     o->events, o->nevents, m.units[0].status);
+		if (!ret)
+			px_report_add_run(r, m.units[0].counts, m.elapsed_ns,
+					  m.exit_code);
+		interrupted = m.signal != 0;
+		px_monitor_free(&m);
+		if (interrupted)
+			break;
+	}
+	return ret;
 }
