@@ -296,6 +296,7 @@ static void output_settings(const struct options *o, struct px_out *how)
 	how->format = o->format;
 	how->aggregate = o->aggregate;
 	how->top = (size_t)o->profile_top;
+	how->callers = o->profile_callers;
 }
 
 /* The run both counting and sampling make: the sets, the command, task
@@ -465,21 +466,22 @@ static void free_sets(struct px_smpl_pmd **pmds, size_t n)
 
 static int sample(struct options *o, char **cmd, struct px_outfile *out)
 {
-	struct px_smpl_session_opts so = { .smpl_outfile = o->smpl_outfile,
-					   .json = o->json, .resolve = o->resolve,
-					   .folded = o->folded, .flamegraph = o->flamegraph,
-					   .callers = o->profile_callers };
+	struct px_smpl_measure_opts mo = { .smpl_outfile = o->smpl_outfile,
+					   .json = o->json, .resolve.resolve = o->resolve,
+					   .folded = o->folded, .flamegraph = o->flamegraph };
+	struct px_smpl_session_opts *so = &mo.run;
 	struct px_out pr;
 	struct px_smpl_pmd **pmds;
 	const struct px_backend *be;
 	struct px_smpl_interval siv = { 0 };
 	struct px_smpl_session ss;
+	struct px_smpl_result res;
 	int *cpus, ret;
 
 	output_settings(o, &pr);
 	o->smpl.saturate = o->saturate;
 	o->smpl.no_block = o->no_block;
-	pmds = build_sets(o, &so.smpl);
+	pmds = build_sets(o, &so->smpl);
 	ret = px_backend_select(o->backend, &be);
 	if (ret == -EINVAL)	/* a name px_backend_select() does not know */
 		usage_error(px_last_error());
@@ -491,38 +493,39 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 			     (const struct px_smpl_pmd *const *)pmds,
 			     o->system_wide, o->follow))
 		usage_error(px_last_error());
-	if ((ret = plan_run(o, cmd, &so.mon, &cpus))) {
+	if ((ret = plan_run(o, cmd, &so->mon, &cpus))) {
 		free_sets(pmds, o->nsets);
 		return ret;
 	}
-	so.mon.backend = be;
-	so.pmds = (const struct px_smpl_pmd *const *)pmds;
+	so->mon.backend = be;
+	so->pmds = (const struct px_smpl_pmd *const *)pmds;
 	if (o->print_interval) {
 		siv.f = out->f ? out->f : stdout;
 		siv.out = &pr;
-		so.mon.on_interval = px_smpl_interval_print;
-		so.mon.interval_arg = &siv;
+		so->mon.on_interval = px_smpl_interval_print;
+		so->mon.interval_arg = &siv;
 	}
-	so.by = profile_by(o);
+	mo.resolve.by = profile_by(o);
 	if (o->verbose)
 		fprintf(stderr, "pfmon: backend %s, sampling %s\n", be->name,
-			so.mon.ncpus ? "per CPU" : o->attach_pid ? "the attached task" : "the command");
-	ret = px_smpl_measure(&so, &ss);
+			so->mon.ncpus ? "per CPU" : o->attach_pid ? "the attached task" : "the command");
+	ret = px_smpl_measure(&mo, &ss, &res);
 	free(cpus);
 	if (!ret) {
 		/* the session's settings (pmds) serve the report too */
-		px_smpl_report_print(out->f ? out->f : stdout, &ss, &pr);
+		px_smpl_report_print(out->f ? out->f : stdout, &res, &pr);
 		if (o->verbose) {
-			if (ss.ahead_kernel || ss.ahead_files)
+			if (res.ahead_kernel || res.ahead_files)
 				fprintf(stderr, "pfmon: read ahead during the run: %s%zu debug "
 					"files inflated (%.1f MB), in %.3f ms\n",
-					ss.ahead_kernel ? "the kernel's symbols, " : "",
-					ss.ahead_files, ss.ahead_bytes / 1e6, ss.ahead_ns / 1e6);
+					res.ahead_kernel ? "the kernel's symbols, " : "",
+					res.ahead_files, res.ahead_bytes / 1e6, res.ahead_ns / 1e6);
 			fprintf(stderr, "pfmon: resolved %zu samples in %.3f ms\n", ss.nrecs,
-				ss.resolve_ns / 1e6);
+				res.resolve_ns / 1e6);
 		}
 	}
 	ret = finish_run(ret, ss.exec_errno, ss.run.exit_code, out);
+	px_smpl_result_free(&res);
 	px_smpl_session_free(&ss);
 	free_sets(pmds, o->nsets);
 	return ret;

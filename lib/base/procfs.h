@@ -4,7 +4,14 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
+
+/* A process and its name (the kernel's comm). */
+struct px_proc_name {
+	uint32_t pid;
+	char comm[16];
+};
 
 /* The kernel's name of task pid (its comm) into comm[len]; false, with
  * comm empty, when the task is gone. */

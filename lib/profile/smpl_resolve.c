@@ -3,6 +3,7 @@
  * records and /proc reads the session kept), counted in the profile and,
  * with call graphs, its chain resolved and counted in the call graph. */
 #include "smpl_resolve.h"
+#include "chains.h"
 #include "smpl_store.h"
 #include "symbols.h"
 #include "procs.h"
@@ -30,7 +31,6 @@ struct proc_res {
 };
 
 struct resolver {
-	const struct px_smpl_session *s;
 	struct px_procs procs;
 	struct px_symbols_opts opts;
 	struct proc_res *v;
@@ -144,26 +144,26 @@ static void rec_sample(const struct px_smpl_session *s, const struct px_smpl_rec
 }
 
 /* Count one sample in the profile under what the profile is by. */
-static int profile_sample(struct px_smpl_session *s, size_t ev, const struct px_smpl_rec *rec,
+static int profile_sample(struct px_smpl_result *result, size_t ev, const struct px_smpl_rec *rec,
 			  uint32_t pid, size_t k, const char *comm, const struct px_location *loc)
 {
 	/* pids are below 2^22: the epoch above tells its programs apart */
 	struct px_profile_proc proc = { pid | (uint32_t)(k << 22), comm };
 	char label[48];
 
-	switch (s->o.by) {
+	switch (result->o.by) {
 	case PX_PROFILE_COMM:
-		return px_profile_count_label(s->profile, ev, comm, 1);
+		return px_profile_count_label(result->profile, ev, comm, 1);
 	case PX_PROFILE_PID:
 		snprintf(label, sizeof(label), "%u:%s", pid, comm);
-		return px_profile_count_label(s->profile, ev, label, 1);
+		return px_profile_count_label(result->profile, ev, label, 1);
 	case PX_PROFILE_CPU:
 		snprintf(label, sizeof(label), "cpu %u", rec->cpu);
-		return px_profile_count_label(s->profile, ev, label, 1);
+		return px_profile_count_label(result->profile, ev, label, 1);
 	default:
-		s->unresolved += !strcmp(loc->func, "??");
-		return px_profile_count_in(s->profile, ev,
-					   px_smpl_session_per_process(&s->o) ? &proc : NULL,
+		result->unresolved += !strcmp(loc->func, "??");
+		return px_profile_count_in(result->profile, ev,
+					   px_smpl_per_process(&result->session->o, &result->o) ? &proc : NULL,
 					   loc, 1);
 	}
 }
@@ -173,7 +173,7 @@ static int profile_sample(struct px_smpl_session *s, size_t ev, const struct px_
 _Static_assert(PX_UNWIND_NREGS == PFM_CC_NREGS,
 	       "the unwinder takes the registers the callchain format records");
 
-static int unwind_user(struct px_smpl_session *s, struct px_symbols *res,
+static int unwind_user(const struct px_smpl_session *s, struct px_symbols *res,
 		       const struct px_smpl_rec *rec, uint64_t *ips, struct px_chain *c)
 {
 	const unsigned char *p = (const unsigned char *)s->stacks.p + rec->soff;
@@ -233,11 +233,12 @@ static int chain_symbols(const struct px_smpl_session *s, struct resolver *r,
 
 /* Count a sample's call chain in the call graph: *c gets its addresses,
  * *frames (n of them) its stack, outermost first. */
-static int count_chain(struct px_smpl_session *s, struct px_chains *chains,
+static int count_chain(struct px_smpl_result *result, struct px_chains *chains,
 		       struct resolver *r, struct proc_res *p, size_t k, size_t ev,
 		       const struct px_smpl_rec *rec, struct px_chain *out,
 		       const uint32_t **frames, size_t *n)
 {
+	const struct px_smpl_session *s = result->session;
 	const uint64_t *ips = s->chain_ips + rec->coff;
 	struct px_chain c = {
 		.kernel = ips, .nkernel = rec->nkernel,
@@ -257,40 +258,57 @@ static int count_chain(struct px_smpl_session *s, struct px_chains *chains,
 		c.nuser = 1;
 	}
 	ret = px_chains_add(chains, res, &p->ep[ck].maps, ev,
-			    px_smpl_session_per_process(&s->o) ? p->ep[k].comm : NULL,
-			    &c, frames, n, &s->unknown_frames);
-	s->frames += (uint64_t)c.nkernel + c.nuser;
-	s->cut_chains += c.cut;
+			    px_smpl_per_process(&s->o, &result->o) ? p->ep[k].comm : NULL,
+			    &c, frames, n, &result->unknown_frames);
+	result->frames += (uint64_t)c.nkernel + c.nuser;
+	result->cut_chains += c.cut;
 	*out = c;
 	return ret;
 }
 
-bool px_smpl_reads_dwarf(const struct px_smpl_session_opts *o)
+bool px_smpl_per_process(const struct px_smpl_session_opts *so,
+			 const struct px_smpl_resolve_opts *o)
 {
-	return o->resolve || o->smpl.callgraph != PX_CALLGRAPH_NONE ||
+	return so->mon.ncpus && px_profile_by_place(o->by);
+}
+
+bool px_smpl_reads_dwarf(const struct px_smpl_session_opts *so,
+			 const struct px_smpl_resolve_opts *o)
+{
+	return o->resolve || so->smpl.callgraph != PX_CALLGRAPH_NONE ||
 	       (o->by != PX_PROFILE_FUNCTIONS && px_profile_by_place(o->by));
 }
 
-int px_smpl_resolve(struct px_smpl_session *s, px_smpl_resolved_fn fn, void *arg)
+void px_smpl_result_free(struct px_smpl_result *r)
+{
+	px_cg_free(r->cg);
+	px_profile_free(r->profile);
+	memset(r, 0, sizeof(*r));
+}
+
+int px_smpl_resolve(const struct px_smpl_session *s, const struct px_smpl_resolve_opts *ro,
+		    struct px_smpl_result *result, px_smpl_resolved_fn fn, void *arg)
 {
 	struct resolver r = {
-		.s = s,
 		.procs = { s->maps, s->nmaps, s->tasks, s->ntasks, s->names, s->nnames },
 	};
 	const struct px_smpl_session_opts *o = &s->o;
-	bool by_place = px_profile_by_place(o->by);
+	bool by_place = px_profile_by_place(ro->by);
 	ssize_t *ev_id = NULL;
 	struct px_chains *chains = NULL;
 	char label[PX_EVENT_NAME_MAX + 16];
 	int ret;
 
-	r.opts.kallsyms = o->kallsyms;
-	r.opts.functions_only = !px_smpl_reads_dwarf(&s->o);
-	if ((ret = px_profile_new(&s->profile, o->by)))
+	memset(result, 0, sizeof(*result));
+	result->session = s;
+	result->o = *ro;
+	r.opts.kallsyms = ro->kallsyms;
+	r.opts.functions_only = !px_smpl_reads_dwarf(o, ro);
+	if ((ret = px_profile_new(&result->profile, ro->by)))
 		return ret;
-	if (o->smpl.callgraph != PX_CALLGRAPH_NONE && !s->cg && (ret = px_cg_new(&s->cg)))
+	if (o->smpl.callgraph != PX_CALLGRAPH_NONE && (ret = px_cg_new(&result->cg)))
 		return ret;
-	if (s->cg && (ret = px_chains_new(&chains, s->cg)))
+	if (result->cg && (ret = px_chains_new(&chains, result->cg)))
 		return ret;
 	/* every sampling event has a profile, even an empty one */
 	for (size_t set = 0; set < o->mon.nsets; set++)
@@ -298,7 +316,7 @@ int px_smpl_resolve(struct px_smpl_session *s, px_smpl_resolved_fn fn, void *arg
 			if (!o->pmds[set][i].long_period)
 				continue;
 			px_smpl_event_label(o, set, i, label, sizeof(label));
-			if ((ret = px_profile_add(s->profile, label, "", "", 0, 0)))
+			if ((ret = px_profile_add(result->profile, label, "", "", 0, 0)))
 				goto out;
 		}
 	/* each event's number in the profile, found on its first sample:
@@ -324,7 +342,7 @@ int px_smpl_resolve(struct px_smpl_session *s, px_smpl_resolved_fn fn, void *arg
 		if (ev_id[e] < 0) {
 			if (known)
 				px_smpl_event_label(o, rec->set, rec->pmd, label, sizeof(label));
-			ev_id[e] = px_profile_event_id(s->profile, known ? label : "?");
+			ev_id[e] = px_profile_event_id(result->profile, known ? label : "?");
 			if (ev_id[e] < 0) {
 				ret = (int)ev_id[e];
 				goto out;
@@ -332,20 +350,20 @@ int px_smpl_resolve(struct px_smpl_session *s, px_smpl_resolved_fn fn, void *arg
 		}
 		if ((ret = resolver_get(&r, rec->pid, rec->tstamp, &p, &k)))
 			goto out;
-		if ((by_place || (fn && o->resolve)) &&
+		if ((by_place || (fn && ro->resolve)) &&
 		    ((ret = resolver_symbols(&r, p, k, &res)) ||
 		     (ret = px_symbols_resolve(res, rec->ip, &loc))))
 			goto out;
-		if ((ret = profile_sample(s, (size_t)ev_id[e], rec, p->pid, k, p->ep[k].comm, loc)))
+		if ((ret = profile_sample(result, (size_t)ev_id[e], rec, p->pid, k, p->ep[k].comm, loc)))
 			goto out;
-		if (chains && (ret = count_chain(s, chains, &r, p, k, (size_t)ev_id[e], rec,
+		if (chains && (ret = count_chain(result, chains, &r, p, k, (size_t)ev_id[e], rec,
 						 &ch, &frames, &nframes)))
 			goto out;
 		if (fn) {
 			struct px_sample x;
 
 			rec_sample(s, rec, &x);
-			if ((ret = fn(arg, s, &x, o->resolve ? loc : NULL, &ch, frames, nframes)))
+			if ((ret = fn(arg, result, &x, ro->resolve ? loc : NULL, &ch, frames, nframes)))
 				goto out;
 		}
 	}

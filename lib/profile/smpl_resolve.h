@@ -1,7 +1,7 @@
-/* The resolution step after a sampling run (smpl_resolve.c): the
- * session's samples resolved against the programs that ran, into its
- * profile (s->profile, s->unresolved) and call graph (s->cg, s->frames,
- * s->unknown_frames, s->cut_chains). */
+/* The resolution step after a sampling run (smpl_resolve.c): a
+ * session's samples resolved against the programs that ran (per process
+ * and exec), into a result: the profile of each sampled event and, with
+ * call chains, the call graph. */
 #ifndef PX_SMPL_RESOLVE_H
 #define PX_SMPL_RESOLVE_H
 
@@ -9,27 +9,69 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "chains.h"
+#include "callgraph.h"
+#include "profile.h"
 #include "smpl_session.h"
 #include "symbols.h"
 
+struct px_chain;		/* chains.h */
+
+/* How the samples are resolved. */
+struct px_smpl_resolve_opts {
+	enum px_profile_by by;		/* profile key; system-wide, a
+					 * profile of functions or lines
+					 * is per process (its name) */
+	bool resolve;			/* each sample's place, for the
+					 * sample file */
+	const char *kallsyms;		/* NULL: /proc/kallsyms */
+};
+
+/* What the resolution made of a session's samples. */
+struct px_smpl_result {
+	const struct px_smpl_session *session;	/* the run's, not owned */
+	struct px_smpl_resolve_opts o;
+	struct px_profile *profile;
+	uint64_t unresolved;		/* samples whose function is ?? */
+	struct px_cg *cg;		/* the stacks, per profile event */
+	uint64_t frames;		/* frames resolved over all chains */
+	uint64_t unknown_frames;	/* of those: "??" */
+	uint64_t cut_chains;		/* chains cut short ([truncated]) */
+	uint64_t resolve_ns;		/* wall time of the resolution step:
+					 * symbols, chains, profiles, files */
+	/* read ahead during the run on another thread (lib/symbols/
+	 * prefetch.h, by px_smpl_measure()): the kernel's table, debug
+	 * files inflated */
+	bool ahead_kernel;
+	size_t ahead_files;
+	uint64_t ahead_bytes, ahead_ns;
+};
+
 /* Each sample once resolved, in the order taken: the sample, its place
- * (with the session's resolve option, else NULL), its chain and the
- * chain's frames in the call graph (n of them, outermost first).  A
- * non-zero return ends the resolution with it. */
-typedef int (*px_smpl_resolved_fn)(void *arg, const struct px_smpl_session *s,
+ * (with the resolve option, else NULL), its chain and the chain's frames
+ * in the call graph (n of them, outermost first).  A non-zero return
+ * ends the resolution with it. */
+typedef int (*px_smpl_resolved_fn)(void *arg, const struct px_smpl_result *r,
 				   const struct px_sample *x,
 				   const struct px_location *loc,
 				   const struct px_chain *c,
 				   const uint32_t *frames, size_t n);
 
+/* Whether the profile is per process: system-wide, when it ranks places
+ * (functions or lines), each row is a place in a process. */
+bool px_smpl_per_process(const struct px_smpl_session_opts *so,
+			 const struct px_smpl_resolve_opts *o);
+
 /* Whether the resolution reads DWARF (lines, inline chains: call chains
  * name their inlined functions), or only the symbol tables, as perf
  * report's default sort needs. */
-bool px_smpl_reads_dwarf(const struct px_smpl_session_opts *o);
+bool px_smpl_reads_dwarf(const struct px_smpl_session_opts *so,
+			 const struct px_smpl_resolve_opts *o);
 
-/* Resolve every sample, fn (NULL: none) told of each.  0 or -errno with
- * px_last_error(). */
-int px_smpl_resolve(struct px_smpl_session *s, px_smpl_resolved_fn fn, void *arg);
+/* Resolve every sample of s into r (zeroed here; r->session is s), fn
+ * (NULL: none) told of each.  0 or -errno with px_last_error(); free r
+ * with px_smpl_result_free() in every case. */
+int px_smpl_resolve(const struct px_smpl_session *s, const struct px_smpl_resolve_opts *o,
+		    struct px_smpl_result *r, px_smpl_resolved_fn fn, void *arg);
+void px_smpl_result_free(struct px_smpl_result *r);
 
 #endif

@@ -26,6 +26,8 @@ struct px_out {
 	enum px_counter_format format;	/* text: counts */
 	bool aggregate;			/* pfmon: the sum over units only */
 	size_t top;			/* profiles: rows per event; 0: all */
+	bool callers;			/* call graphs: the caller and callee
+					 * trees of the top functions */
 	bool csv_header_done;		/* the CSV header is out (intervals
 					 * and the final rows share it) */
 };

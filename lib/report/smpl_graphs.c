@@ -14,13 +14,13 @@
 
 /* --folded: every event's stacks; with several events each stack starts
  * with its event's name. */
-int px_smpl_write_folded(const struct px_smpl_session *s, FILE *f)
+int px_smpl_write_folded(const struct px_smpl_result *r, FILE *f)
 {
-	size_t nev = px_profile_events(s->profile);
+	size_t nev = px_profile_events(r->profile);
 	int ret = 0;
 
 	for (size_t e = 0; !ret && e < nev; e++)
-		ret = px_cg_write_folded(s->cg, e, nev > 1 ? px_profile_event(s->profile, e) : NULL,
+		ret = px_cg_write_folded(r->cg, e, nev > 1 ? px_profile_event(r->profile, e) : NULL,
 					 f);
 	return ret;
 }
@@ -64,19 +64,19 @@ static char *flame_title(const char *event)
 }
 
 /* --flamegraph: one graph per event, titled with its name. */
-int px_smpl_write_flamegraph(const struct px_smpl_session *s, FILE *f)
+int px_smpl_write_flamegraph(const struct px_smpl_result *r, FILE *f)
 {
-	size_t nev = px_profile_events(s->profile);
+	size_t nev = px_profile_events(r->profile);
 	struct flame_event *fe = calloc(nev + 1, sizeof(*fe));
 	struct px_flame_graph *g = calloc(nev + 1, sizeof(*g));
 	int ret = fe && g ? 0 : px_fail(ENOMEM, "out of memory");
 
 	for (size_t e = 0; !ret && e < nev; e++) {
-		fe[e].cg = s->cg;
-		ret = px_cg_stacks(s->cg, e, flame_stack, &fe[e]);
+		fe[e].cg = r->cg;
+		ret = px_cg_stacks(r->cg, e, flame_stack, &fe[e]);
 		for (size_t i = 0; !ret && i < fe[e].n; i++)
 			fe[e].v[i].frames = fe[e].names + (uintptr_t)fe[e].v[i].frames;
-		g[e] = (struct px_flame_graph){ flame_title(px_profile_event(s->profile, e)),
+		g[e] = (struct px_flame_graph){ flame_title(px_profile_event(r->profile, e)),
 						fe[e].v, fe[e].n };
 		if (!g[e].title)
 			ret = px_fail(ENOMEM, "out of memory");

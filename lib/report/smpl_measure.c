@@ -6,6 +6,7 @@
 #include "smpl_report.h"
 #include "outfile.h"
 #include "callgraph.h"
+#include "chains.h"
 #include "grow.h"
 #include "smpl_output.h"
 #include "prefetch.h"
@@ -26,7 +27,7 @@ struct session_files {
 	bool has_samples, has_folded, has_flame;
 };
 
-static int files_open(const struct px_smpl_session_opts *o, struct session_files *fl)
+static int files_open(const struct px_smpl_measure_opts *o, struct session_files *fl)
 {
 	int ret = 0;
 
@@ -60,7 +61,7 @@ struct sample_writer {
 };
 
 /* A sample and its chain into the sample file. */
-static int write_sample(void *arg, const struct px_smpl_session *s,
+static int write_sample(void *arg, const struct px_smpl_result *r,
 			const struct px_sample *x, const struct px_location *loc,
 			const struct px_chain *c, const uint32_t *frames, size_t n)
 {
@@ -69,13 +70,13 @@ static int write_sample(void *arg, const struct px_smpl_session *s,
 		c->kernel, c->nkernel, c->user, c->nuser, c->cut, NULL, 0,
 	};
 
-	if (!s->cg)
+	if (!r->cg)
 		return px_smpl_out_write_resolved(w->out, x, loc);
-	if (s->o.resolve) {
+	if (r->o.resolve) {
 		if (px_grow((void **)&w->names, &w->cap, 0, n, sizeof(*w->names), 256))
 			return -ENOMEM;
 		for (size_t i = 0; i < n; i++)	/* innermost first */
-			w->names[i] = px_cg_frame_name(s->cg, frames[n - 1 - i]);
+			w->names[i] = px_cg_frame_name(r->cg, frames[n - 1 - i]);
 		oc.names = w->names;
 		oc.nnames = n;
 	}
@@ -89,8 +90,9 @@ static int write_sample(void *arg, const struct px_smpl_session *s,
  * the same work themselves, as they do system-wide: there the thread's
  * work would be sampled into the profile it is for, and taken from the
  * CPUs being measured.  NULL: none. */
-static struct px_prefetch *prefetch_start(const struct px_smpl_session_opts *o)
+static struct px_prefetch *prefetch_start(const struct px_smpl_measure_opts *mo)
 {
+	const struct px_smpl_session_opts *o = &mo->run;
 	struct px_prefetch *p = NULL;
 	bool kernel = false;
 
@@ -100,8 +102,8 @@ static struct px_prefetch *prefetch_start(const struct px_smpl_session_opts *o)
 		for (size_t i = 0; i < o->mon.sets[set].n; i++)
 			kernel |= o->pmds[set][i].long_period &&
 				  !o->mon.sets[set].events[i].exclude_kernel;
-	if (kernel || px_smpl_reads_dwarf(o))
-		(void)px_prefetch_start(&p, kernel, o->kallsyms);
+	if (kernel || px_smpl_reads_dwarf(o, &mo->resolve))
+		(void)px_prefetch_start(&p, kernel, mo->resolve.kallsyms);
 	return p;
 }
 
@@ -110,20 +112,6 @@ static void prefetch_map(void *arg, const struct px_mapping *m)
 {
 	if (m->prot & PROT_EXEC)
 		px_prefetch_file(arg, m->path);
-}
-
-/* Wait for what the prefetch has not finished, and keep its figures. */
-static void prefetch_finish(struct px_prefetch *p, struct px_smpl_session *s)
-{
-	struct px_prefetch_stats st;
-
-	px_prefetch_finish(p);
-	px_prefetch_stats(p, &st);
-	s->ahead_kernel = st.kernel;
-	s->ahead_files = st.files;
-	s->ahead_bytes = st.bytes;
-	s->ahead_ns = st.busy_ns;
-	px_prefetch_free(p);
 }
 
 static uint64_t elapsed_ns(const struct timespec *t0)
@@ -135,46 +123,57 @@ static uint64_t elapsed_ns(const struct timespec *t0)
 	       (uint64_t)t1.tv_nsec - (uint64_t)t0->tv_nsec;
 }
 
-/* After the run: the resolution and the files, timed as s->resolve_ns. */
-static int resolve_and_write(struct px_smpl_session *s, struct session_files *fl,
-			     struct px_prefetch *prefetch)
+/* After the run: the resolution into r and the files, timed as
+ * r->resolve_ns. */
+static int resolve_and_write(const struct px_smpl_session *s,
+			     const struct px_smpl_resolve_opts *o, struct px_smpl_result *r,
+			     struct session_files *fl, struct px_prefetch *prefetch)
 {
 	struct sample_writer w = { .out = &fl->samples };
+	struct px_prefetch_stats ahead;
 	struct timespec t0;
 	int ret;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	prefetch_finish(prefetch, s);
-	ret = px_smpl_resolve(s, fl->has_samples ? write_sample : NULL, &w);
+	px_prefetch_finish(prefetch);
+	px_prefetch_stats(prefetch, &ahead);
+	px_prefetch_free(prefetch);
+	ret = px_smpl_resolve(s, o, r, fl->has_samples ? write_sample : NULL, &w);
 	free(w.names);
-	if (!ret && s->cg && fl->has_folded)
-		ret = px_smpl_write_folded(s, fl->folded.f);
-	if (!ret && s->cg && fl->has_flame)
-		ret = px_smpl_write_flamegraph(s, fl->flame.f);
+	if (!ret && r->cg && fl->has_folded)
+		ret = px_smpl_write_folded(r, fl->folded.f);
+	if (!ret && r->cg && fl->has_flame)
+		ret = px_smpl_write_flamegraph(r, fl->flame.f);
 	ret = files_close(fl, ret);
-	s->resolve_ns = elapsed_ns(&t0);
+	r->ahead_kernel = ahead.kernel;
+	r->ahead_files = ahead.files;
+	r->ahead_bytes = ahead.bytes;
+	r->ahead_ns = ahead.busy_ns;
+	r->resolve_ns = elapsed_ns(&t0);
 	return ret;
 }
 
-int px_smpl_measure(const struct px_smpl_session_opts *o, struct px_smpl_session *s)
+int px_smpl_measure(const struct px_smpl_measure_opts *o, struct px_smpl_session *s,
+		    struct px_smpl_result *r)
 {
-	struct px_smpl_session_opts run = *o;
+	struct px_smpl_session_opts run = o->run;
 	struct px_prefetch *prefetch;
 	struct session_files fl;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
+	memset(r, 0, sizeof(*r));
 	if ((ret = files_open(o, &fl)))
 		return files_close(&fl, ret);
 	prefetch = prefetch_start(o);
-	if (prefetch && px_smpl_reads_dwarf(o)) {
+	if (prefetch && px_smpl_reads_dwarf(&o->run, &o->resolve)) {
 		run.on_map = prefetch_map;
 		run.map_arg = prefetch;
 	}
 	ret = px_smpl_session_run(&run, s);
 	if (ret) {
-		prefetch_finish(prefetch, s);
+		px_prefetch_free(prefetch);
 		return files_close(&fl, ret);
 	}
-	return resolve_and_write(s, &fl, prefetch);
+	return resolve_and_write(s, &o->resolve, r, &fl, prefetch);
 }

@@ -23,18 +23,18 @@ struct smpl_count {
 };
 
 /* Call fn for every sampling event, set by set. */
-static void each_sampling_event(const struct px_smpl_session *s,
+static void each_sampling_event(const struct px_smpl_result *r,
 				void (*fn)(FILE *, const struct smpl_count *, const void *),
 				FILE *f, const void *arg)
 {
-	const struct px_smpl_session_opts *o = &s->o;
+	const struct px_smpl_session_opts *o = &r->session->o;
 
 	for (size_t set = 0; set < o->mon.nsets; set++) {
 		for (size_t i = 0; i < o->mon.sets[set].n; i++) {
 			size_t k = px_smpl_event_index(o, set, i);
 			struct smpl_count c = { .name = o->mon.sets[set].events[i].name,
-						.set = set, .raw = s->per_event[k],
-						.v = &s->event_values[k] };
+						.set = set, .raw = r->session->per_event[k],
+						.v = &r->session->event_values[k] };
 
 			if (!o->pmds[set][i].long_period)
 				continue;
@@ -132,10 +132,10 @@ static const char *format_name(enum px_smpl_format f)
 }
 
 /* One text profile row (and its heading with v NULL). */
-static void print_text_row(FILE *f, const struct px_smpl_session *s,
+static void print_text_row(FILE *f, const struct px_smpl_result *r,
 			   const struct px_profile_entry *v)
 {
-	enum px_profile_by by = s->o.by;
+	enum px_profile_by by = r->o.by;
 
 	if (!px_profile_by_place(by)) {
 		if (v)
@@ -146,7 +146,7 @@ static void print_text_row(FILE *f, const struct px_smpl_session *s,
 				by == PX_PROFILE_PID ? "pid:process" : "process");
 		return;
 	}
-	if (px_smpl_session_per_process(&s->o)) {
+	if (px_smpl_per_process(&r->session->o, &r->o)) {
 		if (v)
 			fprintf(f, "%10" PRIu64 " %6.2f%%  %-16s", v->count, v->pct, v->process);
 		else
@@ -181,37 +181,38 @@ static int self_cmp(const void *a, const void *b)
 /* How each part of the call-graph report is printed. */
 struct cg_printer {
 	/* the heading of event ev's call graph, then each function */
-	void (*head)(FILE *f, const struct px_smpl_session *s, size_t ev, bool first);
-	void (*func)(FILE *f, const struct px_smpl_session *s, size_t ev, size_t rank,
+	void (*head)(FILE *f, const struct px_smpl_result *r, size_t ev, bool first);
+	void (*func)(FILE *f, const struct px_smpl_result *r, size_t ev, size_t rank,
 		     const struct px_cg_func *fn, const char *sep);
 	/* a tree of one function (dir), its nodes, and its end */
-	void (*tree)(FILE *f, const struct px_smpl_session *s, size_t ev,
+	void (*tree)(FILE *f, const struct px_smpl_result *r, size_t ev,
 		     enum px_cg_direction dir, const struct px_cg_node *v, size_t n,
 		     bool first, const char *sep);
 	void (*end)(FILE *f);
 };
 
-static void cg_print_event(FILE *f, const struct px_smpl_session *s, size_t ev,
-			   size_t top, const struct cg_printer *pr, bool first, const char *sep)
+static void cg_print_event(FILE *f, const struct px_smpl_result *r, size_t ev,
+			   const struct px_out *o, const struct cg_printer *pr, bool first,
+			   const char *sep)
 {
 	struct px_cg_func *v = NULL;
 	size_t n = 0, shown = 0;
 
-	if (px_cg_functions(s->cg, ev, &v, &n))
+	if (px_cg_functions(r->cg, ev, &v, &n))
 		return;
-	pr->head(f, s, ev, first);
-	for (size_t i = 0; i < n && (!top || i < top); i++)
-		pr->func(f, s, ev, i + 1, &v[i], sep);
+	pr->head(f, r, ev, first);
+	for (size_t i = 0; i < n && (!o->top || i < o->top); i++)
+		pr->func(f, r, ev, i + 1, &v[i], sep);
 	qsort(v, n, sizeof(*v), self_cmp);
-	for (size_t i = 0; s->o.callers && i < n && shown < CALLER_TREES && v[i].self; i++) {
+	for (size_t i = 0; o->callers && i < n && shown < CALLER_TREES && v[i].self; i++) {
 		for (int d = 0; d < 2; d++) {
 			struct px_cg_node *t = NULL;
 			size_t nt = 0;
 
-			if (px_cg_tree(s->cg, ev, v[i].frame, d ? PX_CG_CALLEES : PX_CG_CALLERS,
+			if (px_cg_tree(r->cg, ev, v[i].frame, d ? PX_CG_CALLEES : PX_CG_CALLERS,
 				       &t, &nt))
 				continue;
-			pr->tree(f, s, ev, d ? PX_CG_CALLEES : PX_CG_CALLERS, t, nt,
+			pr->tree(f, r, ev, d ? PX_CG_CALLEES : PX_CG_CALLERS, t, nt,
 				 !shown && !d, sep);
 			free(t);
 		}
@@ -222,102 +223,102 @@ static void cg_print_event(FILE *f, const struct px_smpl_session *s, size_t ev,
 	free(v);
 }
 
-static void cg_print(FILE *f, const struct px_smpl_session *s, size_t top,
+static void cg_print(FILE *f, const struct px_smpl_result *r, const struct px_out *o,
 		     const struct cg_printer *pr, const char *sep)
 {
-	size_t nev = s->profile ? px_profile_events(s->profile) : 0;
+	size_t nev = r->profile ? px_profile_events(r->profile) : 0;
 
-	for (size_t e = 0; s->cg && e < nev; e++)
-		cg_print_event(f, s, e, top, pr, !e, sep);
+	for (size_t e = 0; r->cg && e < nev; e++)
+		cg_print_event(f, r, e, o, pr, !e, sep);
 }
 
-static void text_cg_head(FILE *f, const struct px_smpl_session *s, size_t ev, bool first)
+static void text_cg_head(FILE *f, const struct px_smpl_result *r, size_t ev, bool first)
 {
 	(void)first;
 	fprintf(f, "\n# call graph of %s: %" PRIu64 " samples, by functions with their callees (children)\n",
-		px_profile_event(s->profile, ev), px_cg_total(s->cg, ev));
+		px_profile_event(r->profile, ev), px_cg_total(r->cg, ev));
 	fprintf(f, "%9s %8s %10s %10s  %-40s %s\n", "children", "self", "samples", "self",
 		"function", "module");
 }
 
-static void text_cg_func(FILE *f, const struct px_smpl_session *s, size_t ev, size_t rank,
+static void text_cg_func(FILE *f, const struct px_smpl_result *r, size_t ev, size_t rank,
 			 const struct px_cg_func *fn, const char *sep)
 {
 	(void)ev, (void)rank, (void)sep;
 	fprintf(f, "%8.2f%% %7.2f%% %10" PRIu64 " %10" PRIu64 "  %-40s %s\n", fn->total_pct,
-		fn->self_pct, fn->total, fn->self, px_cg_frame_name(s->cg, fn->frame),
-		px_cg_frame_module(s->cg, fn->frame));
+		fn->self_pct, fn->total, fn->self, px_cg_frame_name(r->cg, fn->frame),
+		px_cg_frame_module(r->cg, fn->frame));
 }
 
-static void text_cg_tree(FILE *f, const struct px_smpl_session *s, size_t ev,
+static void text_cg_tree(FILE *f, const struct px_smpl_result *r, size_t ev,
 			 enum px_cg_direction dir, const struct px_cg_node *v, size_t n,
 			 bool first, const char *sep)
 {
 	(void)first, (void)sep;
 	fprintf(f, "\n# %s of %s (%s): %% of its %" PRIu64 " samples\n",
 		dir == PX_CG_CALLERS ? "callers" : "callees",
-		px_cg_frame_name(s->cg, v[0].frame), px_profile_event(s->profile, ev),
+		px_cg_frame_name(r->cg, v[0].frame), px_profile_event(r->profile, ev),
 		v[0].count);
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%8.2f%% %10" PRIu64 "  %*s%s\n",
 			v[0].count ? 100.0 * (double)v[i].count / (double)v[0].count : 0.0,
-			v[i].count, 2 * (int)v[i].depth, "", px_cg_frame_name(s->cg, v[i].frame));
+			v[i].count, 2 * (int)v[i].depth, "", px_cg_frame_name(r->cg, v[i].frame));
 }
 
 static const struct cg_printer text_cg = { text_cg_head, text_cg_func, text_cg_tree, NULL };
 
 /* A function of event ev's call graph: its children and self samples. */
-static struct px_row cg_func_row(const struct px_smpl_session *s, size_t ev, size_t rank,
+static struct px_row cg_func_row(const struct px_smpl_result *r, size_t ev, size_t rank,
 				 const struct px_cg_func *fn)
 {
 	struct px_row row = px_row_make("callgraph");
 
-	row.name = px_profile_event(s->profile, ev);
+	row.name = px_profile_event(r->profile, ev);
 	row.position = (long)rank;
 	row.value = (double)fn->total;
 	row.share_pct = fn->total_pct;
 	row.self = (double)fn->self;
 	row.self_pct = fn->self_pct;
-	row.symbol = px_cg_frame_name(s->cg, fn->frame);
-	row.module = px_cg_frame_module(s->cg, fn->frame);
+	row.symbol = px_cg_frame_name(r->cg, fn->frame);
+	row.module = px_cg_frame_module(r->cg, fn->frame);
 	return row;
 }
 
 /* Node i of a callers or callees tree: share_pct of the root's samples. */
-static struct px_row cg_node_row(const struct px_smpl_session *s, size_t ev,
+static struct px_row cg_node_row(const struct px_smpl_result *r, size_t ev,
 				 enum px_cg_direction dir, const struct px_cg_node *v, size_t i)
 {
 	struct px_row row = px_row_make(dir == PX_CG_CALLERS ? "callers" : "callees");
 
-	row.name = px_profile_event(s->profile, ev);
-	row.root = px_cg_frame_name(s->cg, v[0].frame);
+	row.name = px_profile_event(r->profile, ev);
+	row.root = px_cg_frame_name(r->cg, v[0].frame);
 	row.depth = (long)v[i].depth;
 	row.value = (double)v[i].count;
 	row.share_pct = v[0].count ? 100.0 * (double)v[i].count / (double)v[0].count : 0.0;
-	row.symbol = px_cg_frame_name(s->cg, v[i].frame);
+	row.symbol = px_cg_frame_name(r->cg, v[i].frame);
 	return row;
 }
 
-static void csv_cg_head(FILE *f, const struct px_smpl_session *s, size_t ev, bool first)
+static void csv_cg_head(FILE *f, const struct px_smpl_result *r, size_t ev, bool first)
 {
-	(void)f, (void)s, (void)ev, (void)first;
+	(void)f, (void)r, (void)ev, (void)first;
 }
 
-static void csv_cg_func(FILE *f, const struct px_smpl_session *s, size_t ev, size_t rank,
+static void csv_cg_func(FILE *f, const struct px_smpl_result *r, size_t ev, size_t rank,
 			const struct px_cg_func *fn, const char *sep)
 {
-	struct px_row row = cg_func_row(s, ev, rank, fn);
+	struct px_row row = cg_func_row(r, ev, rank, fn);
 
 	px_row_csv(f, sep, &row);
 }
 
-static void csv_cg_tree(FILE *f, const struct px_smpl_session *s, size_t ev,
+static void csv_cg_tree(FILE *f, const struct px_smpl_result *r, size_t ev,
 			enum px_cg_direction dir, const struct px_cg_node *v, size_t n,
 			bool first, const char *sep)
 {
 	(void)first;
 	for (size_t i = 0; i < n; i++) {
-		struct px_row row = cg_node_row(s, ev, dir, v, i);
+		struct px_row row = cg_node_row(r, ev, dir, v, i);
 
 		px_row_csv(f, sep, &row);
 	}
@@ -325,24 +326,24 @@ static void csv_cg_tree(FILE *f, const struct px_smpl_session *s, size_t ev,
 
 static const struct cg_printer csv_cg = { csv_cg_head, csv_cg_func, csv_cg_tree, NULL };
 
-static void json_cg_head(FILE *f, const struct px_smpl_session *s, size_t ev, bool first)
+static void json_cg_head(FILE *f, const struct px_smpl_result *r, size_t ev, bool first)
 {
 	fputs(first ? "{\"event\":" : ",{\"event\":", f);
-	px_json_string(f, px_profile_event(s->profile, ev));
-	fprintf(f, ",\"samples\":%" PRIu64 ",\"functions\":[", px_cg_total(s->cg, ev));
+	px_json_string(f, px_profile_event(r->profile, ev));
+	fprintf(f, ",\"samples\":%" PRIu64 ",\"functions\":[", px_cg_total(r->cg, ev));
 }
 
-static void json_cg_func(FILE *f, const struct px_smpl_session *s, size_t ev, size_t rank,
+static void json_cg_func(FILE *f, const struct px_smpl_result *r, size_t ev, size_t rank,
 			 const struct px_cg_func *fn, const char *sep)
 {
-	struct px_row row = cg_func_row(s, ev, rank, fn);
+	struct px_row row = cg_func_row(r, ev, rank, fn);
 
 	(void)sep;
 	fputs(rank > 1 ? "," : "", f);
 	px_row_json(f, &row);
 }
 
-static void json_cg_tree(FILE *f, const struct px_smpl_session *s, size_t ev,
+static void json_cg_tree(FILE *f, const struct px_smpl_result *r, size_t ev,
 			 enum px_cg_direction dir, const struct px_cg_node *v, size_t n,
 			 bool first, const char *sep)
 {
@@ -350,10 +351,10 @@ static void json_cg_tree(FILE *f, const struct px_smpl_session *s, size_t ev,
 	fputs(first ? "],\"trees\":[" : ",", f);
 	fprintf(f, "{\"kind\":\"%s\",\"function\":",
 		dir == PX_CG_CALLERS ? "callers" : "callees");
-	px_json_string(f, px_cg_frame_name(s->cg, v[0].frame));
+	px_json_string(f, px_cg_frame_name(r->cg, v[0].frame));
 	fputs(",\"nodes\":[", f);
 	for (size_t i = 0; i < n; i++) {
-		struct px_row row = cg_node_row(s, ev, dir, v, i);
+		struct px_row row = cg_node_row(r, ev, dir, v, i);
 
 		fputs(i ? "," : "", f);
 		px_row_json(f, &row);
@@ -370,23 +371,24 @@ static const struct cg_printer json_cg = { json_cg_head, json_cg_func, json_cg_t
 					   json_cg_end };
 
 /* The chains' quality: frames, unknown ones, chains cut short. */
-static void text_chain_summary(FILE *f, const struct px_smpl_session *s)
+static void text_chain_summary(FILE *f, const struct px_smpl_result *r)
 {
-	if (!s->cg)
+	if (!r->cg)
 		return;
 	fprintf(f, "%-20s %" PRIu64 " frames, %" PRIu64 " unknown (\?\?), %" PRIu64
-		" chains cut short ([truncated])\n", "call chains", s->frames,
-		s->unknown_frames, s->cut_chains);
+		" chains cut short ([truncated])\n", "call chains", r->frames,
+		r->unknown_frames, r->cut_chains);
 }
 
-static void print_text(FILE *f, const struct px_smpl_session *s, size_t top)
+static void print_text(FILE *f, const struct px_smpl_result *r, const struct px_out *o)
 {
-	const struct px_smpl_stats *st = &s->st;
-	size_t nev = s->profile ? px_profile_events(s->profile) : 0;
+	size_t top = o->top;
+	const struct px_smpl_stats *st = &r->session->st;
+	size_t nev = r->profile ? px_profile_events(r->profile) : 0;
 
 	px_run_text(f);
 	fprintf(f, "# sampling summary (%s format)\n",
-		format_name(s->o.smpl.format));
+		format_name(r->session->o.smpl.format));
 	fprintf(f, "%-20s %" PRIu64 "\n", "overflows", st->overflows);
 	fprintf(f, "%-20s %" PRIu64 "\n", "samples recorded", st->samples);
 	fprintf(f, "%-20s %" PRIu64 " (ring buffer %" PRIu64 ", masked or saturated %" PRIu64
@@ -404,33 +406,33 @@ static void print_text(FILE *f, const struct px_smpl_session *s, size_t top)
 	if (st->side_lost)
 		fprintf(f, "%-20s %" PRIu64 " (some samples may not resolve)\n",
 			"mapping records lost", st->side_lost);
-	if (s->o.mon.nsets > 1) {
+	if (r->session->o.mon.nsets > 1) {
 		fprintf(f, "%-20s", "set activations");
-		for (size_t k = 0; k < s->o.mon.nsets; k++)
-			fprintf(f, " %" PRIu64, s->set_runs[k]);
+		for (size_t k = 0; k < r->session->o.mon.nsets; k++)
+			fprintf(f, " %" PRIu64, r->session->set_runs[k]);
 		fputc('\n', f);
 	}
-	text_chain_summary(f, s);
-	each_sampling_event(s, text_count, f, NULL);
+	text_chain_summary(f, r);
+	each_sampling_event(r, text_count, f, NULL);
 	for (size_t e = 0; e < nev; e++) {
 		struct px_profile_entry *v = NULL;
 		size_t n = 0;
 
-		if (px_profile_rank(s->profile, e, &v, &n))
+		if (px_profile_rank(r->profile, e, &v, &n))
 			continue;
 		fprintf(f, "\n# profile of %s: %" PRIu64 " samples, by %s\n",
-			px_profile_event(s->profile, e), px_profile_total(s->profile, e),
-			px_profile_by_name(s->o.by));
-		print_text_row(f, s, NULL);
+			px_profile_event(r->profile, e), px_profile_total(r->profile, e),
+			px_profile_by_name(r->o.by));
+		print_text_row(f, r, NULL);
 		for (size_t i = 0, shown = 0; i < n && (!top || shown < top); i++) {
 			if (!v[i].count)
 				continue;
-			print_text_row(f, s, &v[i]);
+			print_text_row(f, r, &v[i]);
 			shown++;
 		}
 		free(v);
 	}
-	cg_print(f, s, top, &text_cg, NULL);
+	cg_print(f, r, o, &text_cg, NULL);
 }
 
 /* A profile's rows with samples (the ranked array keeps empty ones). */
@@ -454,9 +456,9 @@ struct summary_figure {
 #define SUMMARY_FIGURES 15
 #define CHAIN_FIGURES 3
 
-static size_t summary_figures(const struct px_smpl_session *s, struct summary_figure *out)
+static size_t summary_figures(const struct px_smpl_result *r, struct summary_figure *out)
 {
-	const struct px_smpl_stats *st = &s->st;
+	const struct px_smpl_stats *st = &r->session->st;
 	struct summary_figure all[] = {
 		{ "samples", st->samples }, { "lost", px_smpl_lost_total(st) },
 		{ "lost_ring", st->lost }, { "lost_saturated", st->dropped },
@@ -465,10 +467,10 @@ static size_t summary_figures(const struct px_smpl_session *s, struct summary_fi
 		{ "notifications", st->notifications }, { "restarts", st->restarts },
 		{ "overflows", st->overflows }, { "throttled", st->throttled },
 		{ "mapping_records_lost", st->side_lost },
-		{ "chain_frames", s->frames }, { "unknown_frames", s->unknown_frames },
-		{ "cut_chains", s->cut_chains },
+		{ "chain_frames", r->frames }, { "unknown_frames", r->unknown_frames },
+		{ "cut_chains", r->cut_chains },
 	};
-	size_t n = SUMMARY_FIGURES - (s->cg ? 0 : CHAIN_FIGURES);
+	size_t n = SUMMARY_FIGURES - (r->cg ? 0 : CHAIN_FIGURES);
 
 	_Static_assert(sizeof(all) / sizeof(all[0]) == SUMMARY_FIGURES,
 		       "SUMMARY_FIGURES counts the figures");
@@ -478,12 +480,12 @@ static size_t summary_figures(const struct px_smpl_session *s, struct summary_fi
 }
 
 /* A profile's entry i: its samples, share and place. */
-static struct px_row profile_row(const struct px_smpl_session *s, size_t e,
+static struct px_row profile_row(const struct px_smpl_result *r, size_t e,
 				 const struct px_profile_entry *v, long position)
 {
 	struct px_row row = px_row_make("profile");
 
-	row.name = px_profile_event(s->profile, e);
+	row.name = px_profile_event(r->profile, e);
 	row.value = (double)v->count;
 	row.share_pct = v->pct;
 	row.position = position;
@@ -493,13 +495,13 @@ static struct px_row profile_row(const struct px_smpl_session *s, size_t e,
 	return row;
 }
 
-static void print_csv(FILE *f, const struct px_smpl_session *s, size_t top,
-		      struct px_out *o)
+static void print_csv(FILE *f, const struct px_smpl_result *r, struct px_out *o)
 {
+	size_t top = o->top;
 	const char *sep = o->sep;
 	struct summary_figure fig[SUMMARY_FIGURES];
-	size_t nfig = summary_figures(s, fig);
-	size_t nev = s->profile ? px_profile_events(s->profile) : 0;
+	size_t nfig = summary_figures(r, fig);
+	size_t nev = r->profile ? px_profile_events(r->profile) : 0;
 	struct px_row row;
 
 	px_out_csv_header(f, o);
@@ -509,20 +511,20 @@ static void print_csv(FILE *f, const struct px_smpl_session *s, size_t top,
 		row.value = (double)fig[i].value;
 		px_row_csv(f, sep, &row);
 	}
-	for (size_t k = 0; k < s->o.mon.nsets; k++) {
+	for (size_t k = 0; k < r->session->o.mon.nsets; k++) {
 		row = px_row_make("summary");
 		row.set = (long)k;
 		row.name = "set_runs";
-		row.value = (double)s->set_runs[k];
+		row.value = (double)r->session->set_runs[k];
 		px_row_csv(f, sep, &row);
 	}
-	each_sampling_event(s, csv_count, f, sep);
+	each_sampling_event(r, csv_count, f, sep);
 	for (size_t e = 0; e < nev; e++) {
 		struct px_profile_entry *v = NULL;
 		size_t n = 0, rows;
 		long shown;
 
-		if (px_profile_rank(s->profile, e, &v, &n))
+		if (px_profile_rank(r->profile, e, &v, &n))
 			continue;
 		/* the whole profile's rows and samples, and the position of
 		 * the last row listed, so that a reader (pfmon-report) tells
@@ -531,62 +533,63 @@ static void print_csv(FILE *f, const struct px_smpl_session *s, size_t top,
 		rows = nonzero_rows(v, n);
 		shown = (long)(top && top < rows ? top : rows);
 		row = px_row_make("profile_size");
-		row.name = px_profile_event(s->profile, e);
-		row.value = (double)px_profile_total(s->profile, e);
+		row.name = px_profile_event(r->profile, e);
+		row.value = (double)px_profile_total(r->profile, e);
 		row.rows = (long)rows;
 		row.position = shown;
 		px_row_csv(f, sep, &row);
 		for (size_t i = 0, rank = 0; i < n && rank < (size_t)shown; i++) {
 			if (!v[i].count)
 				continue;
-			row = profile_row(s, e, &v[i], (long)++rank);
+			row = profile_row(r, e, &v[i], (long)++rank);
 			px_row_csv(f, sep, &row);
 		}
 		free(v);
 	}
-	cg_print(f, s, top, &csv_cg, sep);
-	row = px_row_elapsed(s->run.elapsed_ns / 1e9);
+	cg_print(f, r, o, &csv_cg, sep);
+	row = px_row_elapsed(r->session->run.elapsed_ns / 1e9);
 	px_row_csv(f, sep, &row);
 }
 
-static void print_json(FILE *f, const struct px_smpl_session *s, size_t top)
+static void print_json(FILE *f, const struct px_smpl_result *r, const struct px_out *o)
 {
+	size_t top = o->top;
 	struct summary_figure fig[SUMMARY_FIGURES];
-	size_t nfig = summary_figures(s, fig);
-	size_t nev = s->profile ? px_profile_events(s->profile) : 0;
+	size_t nfig = summary_figures(r, fig);
+	size_t nev = r->profile ? px_profile_events(r->profile) : 0;
 	struct json_counts jc = { .first = true };
 
 	fprintf(f, "{\"schema\":%d,\"tool\":\"pfmon\",", PX_SCHEMA);
 	px_run_json(f);
 	fprintf(f, ",\"summary\":{\"format\":\"%s\",\"exit_code\":%d",
-		format_name(s->o.smpl.format), s->run.exit_code);
+		format_name(r->session->o.smpl.format), r->session->run.exit_code);
 	for (size_t i = 0; i < nfig; i++)
 		fprintf(f, ",\"%s\":%" PRIu64, fig[i].name, fig[i].value);
 	fputs("},\"set_runs\":[", f);
-	for (size_t k = 0; k < s->o.mon.nsets; k++)
-		fprintf(f, "%s%" PRIu64, k ? "," : "", s->set_runs[k]);
+	for (size_t k = 0; k < r->session->o.mon.nsets; k++)
+		fprintf(f, "%s%" PRIu64, k ? "," : "", r->session->set_runs[k]);
 	fputs("],\"events\":[", f);
-	each_sampling_event(s, json_count, f, &jc);
+	each_sampling_event(r, json_count, f, &jc);
 	fputs("],\"counts\":[", f);
 	jc = (struct json_counts){ .first = true, .counts = true };
-	each_sampling_event(s, json_count, f, &jc);
+	each_sampling_event(r, json_count, f, &jc);
 	fputs("],\"profile\":[", f);
 	for (size_t e = 0; e < nev; e++) {
 		struct px_profile_entry *v = NULL;
 		size_t n = 0;
 
-		if (px_profile_rank(s->profile, e, &v, &n))
+		if (px_profile_rank(r->profile, e, &v, &n))
 			continue;
 		fputs(e ? ",{\"event\":" : "{\"event\":", f);
-		px_json_string(f, px_profile_event(s->profile, e));
+		px_json_string(f, px_profile_event(r->profile, e));
 		fprintf(f, ",\"samples\":%" PRIu64 ",\"by\":\"%s\",\"rows\":%zu,\"entries\":[",
-			px_profile_total(s->profile, e), px_profile_by_name(s->o.by), nonzero_rows(v, n));
+			px_profile_total(r->profile, e), px_profile_by_name(r->o.by), nonzero_rows(v, n));
 		for (size_t i = 0, shown = 0; i < n && (!top || shown < top); i++) {
 			struct px_row row;
 
 			if (!v[i].count)
 				continue;
-			row = profile_row(s, e, &v[i], (long)shown + 1);
+			row = profile_row(r, e, &v[i], (long)shown + 1);
 			fputs(shown++ ? "," : "", f);
 			px_row_json(f, &row);
 		}
@@ -594,23 +597,23 @@ static void print_json(FILE *f, const struct px_smpl_session *s, size_t top)
 		free(v);
 	}
 	fputs("]", f);
-	if (s->cg) {
+	if (r->cg) {
 		fputs(",\"callgraph\":[", f);
-		cg_print(f, s, top, &json_cg, NULL);
+		cg_print(f, r, o, &json_cg, NULL);
 		fputc(']', f);
 	}
 	fputs("}\n", f);
 }
 
-void px_smpl_report_print(FILE *f, const struct px_smpl_session *s,
+void px_smpl_report_print(FILE *f, const struct px_smpl_result *r,
 			  struct px_out *o)
 {
 	if (o->kind == PX_OUT_JSON)
-		print_json(f, s, o->top);
+		print_json(f, r, o);
 	else if (o->kind == PX_OUT_CSV)
-		print_csv(f, s, o->top, o);
+		print_csv(f, r, o);
 	else
-		print_text(f, s, o->top);
+		print_text(f, r, o);
 }
 
 void px_smpl_interval_print(const struct px_monitor *m, void *arg)

@@ -7,9 +7,13 @@
 #include <stdio.h>
 
 #include "emit.h"
+#include "smpl_resolve.h"
 #include "smpl_session.h"
 
-void px_smpl_report_print(FILE *f, const struct px_smpl_session *s,
+/* The summary of a resolved session and the profile of each sampled
+ * event (with o->top rows; o->callers: the caller and callee trees of
+ * the top functions too), in text, CSV or JSON as o says. */
+void px_smpl_report_print(FILE *f, const struct px_smpl_result *r,
 			  struct px_out *o);
 
 /* --print-interval while sampling: the samples recorded and lost since
@@ -22,17 +26,32 @@ struct px_smpl_interval {
 };
 void px_smpl_interval_print(const struct px_monitor *m, void *iv);
 
-/* The whole sampling measurement (smpl_measure.c): the files of o
- * opened, the session run, its samples resolved into the profile, the
- * sample file, folded stacks and flame graph written, each whole or not
- * at all.  As px_smpl_session_run() for the return and for s, which
- * px_smpl_session_free() frees in every case. */
-int px_smpl_measure(const struct px_smpl_session_opts *o, struct px_smpl_session *s);
+/* A whole sampling measurement: the run, its resolution, and the files
+ * written from them. */
+struct px_smpl_measure_opts {
+	struct px_smpl_session_opts run;
+	struct px_smpl_resolve_opts resolve;
+	const char *smpl_outfile;	/* every sample, or NULL */
+	bool json;			/* JSON Lines sample file */
+	/* call graphs (run.smpl.callgraph): folded stacks and an SVG flame
+	 * graph written to these files (NULL: not), whole or not at all */
+	const char *folded;
+	const char *flamegraph;
+};
 
-/* A session's call graph as folded stacks, and as a flame graph per
- * event (smpl_graphs.c).  0 or -errno. */
-int px_smpl_write_folded(const struct px_smpl_session *s, FILE *f);
-int px_smpl_write_flamegraph(const struct px_smpl_session *s, FILE *f);
+/* The whole sampling measurement (smpl_measure.c): the files of o
+ * opened, the session run into s, its samples resolved into r, the
+ * sample file, folded stacks and flame graph written, each whole or not
+ * at all.  As px_smpl_session_run() for the return and for s; free s
+ * with px_smpl_session_free() and r with px_smpl_result_free() in every
+ * case. */
+int px_smpl_measure(const struct px_smpl_measure_opts *o, struct px_smpl_session *s,
+		    struct px_smpl_result *r);
+
+/* A resolved session's call graph as folded stacks, and as a flame graph
+ * per event (smpl_graphs.c).  0 or -errno. */
+int px_smpl_write_folded(const struct px_smpl_result *r, FILE *f);
+int px_smpl_write_flamegraph(const struct px_smpl_result *r, FILE *f);
 
 /* --smpl-module-info: the formats, their layouts and flags
  * (smpl_formats.c). */

@@ -1,16 +1,15 @@
-/* pfmon's sampling session: the run (the session engine with samplers)
- * and what it keeps for the resolution after it: the samples, their
- * bodies, chains and stack copies, the mappings and task records, the
- * processes read from /proc, the samplers' statistics and the counts of
- * their events. */
+/* pfmon's sampling session: the run (the session engine with sampling
+ * groups) and what it keeps for the resolution after it: the samples,
+ * their bodies, chains and stack copies, the mappings and task records,
+ * the processes read from /proc, the groups' statistics and the counts
+ * of their events. */
 #include "smpl_session.h"
 #include "smpl_store.h"
-#include "symbols.h"
-#include "procs.h"
+#include "callchain/perfmon_cc_smpl.h"
 #include "error.h"
 #include "grow.h"
+#include "maps.h"
 #include "procfs.h"
-#include "sampler_module.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -210,11 +209,6 @@ static int snapshot_system(struct px_smpl_session *s)
 	return ret;
 }
 
-bool px_smpl_session_per_process(const struct px_smpl_session_opts *o)
-{
-	return o->mon.ncpus && px_profile_by_place(o->by);
-}
-
 uint64_t px_smpl_lost_total(const struct px_smpl_stats *st)
 {
 	return st->lost + st->dropped + st->overwritten + st->late;
@@ -384,7 +378,5 @@ void px_smpl_session_free(struct px_smpl_session *s)
 	free(s->names);
 	free(s->chain_ips);
 	px_bigbuf_free(&s->stacks);
-	px_cg_free(s->cg);
-	px_profile_free(s->profile);
 	memset(s, 0, sizeof(*s));
 }

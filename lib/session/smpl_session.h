@@ -15,13 +15,10 @@
 #include "events.h"
 #include "target.h"
 #include "monitor.h"
-#include "procs.h"
-#include "profile.h"
-#include "callgraph.h"
+#include "procfs.h"
 #include "bigbuf.h"
 #include "sampler.h"
 #include "smpl_spec.h"
-
 
 struct px_smpl_session_opts {
 	/* the run, as counting gives it (sets, switching, the command, task
@@ -35,24 +32,7 @@ struct px_smpl_session_opts {
 	 * (NULL: not told) */
 	void (*on_map)(void *arg, const struct px_mapping *m);
 	void *map_arg;
-	const char *smpl_outfile;	/* every sample, or NULL */
-	bool json;			/* JSON Lines sample file */
-	bool resolve;			/* resolved places in the sample file */
-	enum px_profile_by by;		/* profile key; system-wide, a
-					 * profile of functions or lines
-					 * is per process (its name) */
-	const char *kallsyms;		/* NULL: /proc/kallsyms */
-	/* call graphs (smpl.callgraph): folded stacks and an SVG flame
-	 * graph written to these files (NULL: not), whole or not at all;
-	 * callers: caller and callee trees of the top functions */
-	const char *folded;
-	const char *flamegraph;
-	bool callers;
 };
-
-/* Whether the profile of a session is per process: system-wide, when it
- * ranks places (functions or lines), each row is a place in a process. */
-bool px_smpl_session_per_process(const struct px_smpl_session_opts *o);
 
 struct px_smpl_rec;
 
@@ -81,26 +61,11 @@ struct px_smpl_session {
 	struct px_proc_name *names;	/* every process read at the start
 					 * (system-wide, attached), its name */
 	size_t nnames, names_cap;
-	struct px_profile *profile;
-	uint64_t unresolved;		/* samples whose function is ?? */
 	/* call graphs: the chains' addresses as recorded, back to back, and
 	 * with DWARF each sample's registers and stack copy */
 	uint64_t *chain_ips;
 	size_t nchain_ips, chain_cap;
 	struct px_bigbuf stacks;
-	struct px_cg *cg;		/* the stacks, per profile event */
-	uint64_t frames;		/* frames resolved over all chains */
-	uint64_t unknown_frames;	/* of those: "??" */
-	uint64_t cut_chains;		/* chains cut short ([truncated]) */
-	uint64_t resolve_ns;		/* wall time of the resolution step:
-					 * symbols, chains, profiles, files */
-	/* read ahead during the run on another thread (lib/symbols/
-	 * prefetch.h, by px_smpl_measure()): the kernel's table, debug
-	 * files inflated */
-	bool ahead_kernel;
-	size_t ahead_files;
-	uint64_t ahead_bytes, ahead_ns;
-	int cb_error;
 };
 
 /* Run the session (px_monitor_run with sampling): the command is spawned

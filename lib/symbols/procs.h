@@ -10,14 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "procfs.h"
 #include "sampler.h"
 #include "symbols.h"
-
-/* A process and its name (the kernel's comm). */
-struct px_proc_name {
-	uint32_t pid;
-	char comm[16];
-};
 
 /* The session's history; px_mapping.time is 0 for mappings read when the
  * session started (or a task was attached), UINT64_MAX for those read at
