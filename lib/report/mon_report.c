@@ -84,10 +84,11 @@ static void print_text(FILE *f, const struct px_monitor *m, const struct px_out 
 static struct px_row count_row(const struct px_monitor *m, const struct px_unit *u,
 			       size_t s, size_t i)
 {
-	struct px_row row = px_row_make("count");
 	struct px_value v;
+	struct px_row row;
 
 	px_mon_value(m, u, s, i, &v);
+	row = px_row_count(m->opts.sets[s].events[i].name, (long)s, &v);
 	row.unit = !u ? "all" : u->tid < 0 ? "cpu" : "thread";
 	if (u && u->tid < 0) {
 		row.cpu = u->cpu;
@@ -95,17 +96,7 @@ static struct px_row count_row(const struct px_monitor *m, const struct px_unit 
 		row.pid = (long)u->pid;
 		row.tid = (long)u->tid;
 	}
-	row.set = (long)s;
-	row.name = m->opts.sets[s].events[i].name;
-	row.status = px_state_name(v.state);
 	row.seconds = m->elapsed_ns / 1e9;
-	if (v.state < PX_SCALED)
-		return row;
-	row.value = v.value;
-	row.raw = (double)v.raw;
-	row.active_pct = v.active_pct;
-	row.ci95_pct = v.ci95_pct;
-	row.runs = 1;
 	return row;
 }
 

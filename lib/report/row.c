@@ -47,6 +47,23 @@ struct px_row px_row_make(const char *record)
 	};
 }
 
+struct px_row px_row_count(const char *name, long set, const struct px_value *v)
+{
+	struct px_row row = px_row_make("count");
+
+	row.set = set;
+	row.name = name;
+	row.status = px_state_name(v->state);
+	if (v->state < PX_SCALED)
+		return row;
+	row.value = v->value;
+	row.raw = (double)v->raw;
+	row.active_pct = v->active_pct;
+	row.ci95_pct = v->ci95_pct;
+	row.runs = 1;
+	return row;
+}
+
 struct px_row px_row_elapsed(double seconds)
 {
 	struct px_row row = px_row_make("elapsed");

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "emit.h"
+#include "scale.h"
 
 /* The schema's version: a CSV file's "schema" column and a JSON
  * document's "schema" member.  2: one header for perfex and pfmon,
@@ -61,6 +62,11 @@ struct px_row px_row_make(const char *record);
 /* The last row of every CSV (a file without it was cut): the run's
  * elapsed seconds, one run. */
 struct px_row px_row_elapsed(double seconds);
+/* One reading of event `name` of set `set` in one run: its state, and
+ * unless it was not counted (or cannot be here) its value as scaled,
+ * raw count, share of the time active and the scaled value's 95%
+ * interval.  The unit is the caller's to fill. */
+struct px_row px_row_count(const char *name, long set, const struct px_value *v);
 
 /* CSV: the header line (the schema's columns, the run's last), and one
  * row with its run's values. */

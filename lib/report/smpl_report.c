@@ -82,21 +82,12 @@ static struct px_row samples_row(const struct smpl_count *c)
 	return row;
 }
 
+/* What the event counted over the run (its set's turns). */
 static struct px_row count_row(const struct smpl_count *c)
 {
-	struct px_row row = px_row_make("count");
+	struct px_row row = px_row_count(c->name, (long)c->set, c->v);
 
 	row.unit = "all";
-	row.set = (long)c->set;
-	row.name = c->name;
-	row.status = px_state_name(c->v->state);
-	if (c->v->state < PX_SCALED)
-		return row;
-	row.value = c->v->value;
-	row.raw = (double)c->v->raw;
-	row.active_pct = c->v->active_pct;
-	row.ci95_pct = c->v->ci95_pct;
-	row.runs = 1;
 	return row;
 }
 
