@@ -151,7 +151,7 @@ static int count(struct options *o, const struct px_backend *be,
 
 	/* forked now, held until its counters are attached: libpfm4's
 	 * start-up (encode_events) overlaps the command's */
-	if (px_child_fork(cmd, be->attach_stopped, &first))
+	if (px_child_fork(cmd, &first))
 		return fail_runtime(out);
 	if (encode_events(o)) {
 		px_child_abort(&first);

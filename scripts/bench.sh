@@ -27,12 +27,10 @@ median() {
 
 # perfex's own cost: wall time of `perfex -e task-clock true` against
 # `perf stat -e task-clock true`, both measured by hyperfine in one run.
-# On a 2-CPU VM without a PMU: perfex 7.0 ms (8.8 when the command was
-# forked and held in a ptrace stop; now, on the perf backend, it is made
-# as posix_spawn makes one, sharing perfex's memory, and held on a pipe),
-# `perf stat` 37.7, `true` alone 2.5; the rest is perfex's own exec,
-# start-up and exit (2.0), libpfm4's start-up with its data paged in
-# (1.1), options, counters and report (0.5).
+# On a 2-CPU VM without a PMU: perfex 8.4 ms, `true` alone 2.3; the rest
+# is perfex's own exec, start-up and exit (2.4), the command forked, held
+# and exec'd from that copy (1.9 more than hyperfine's posix_spawn of
+# it), libpfm4's start-up (1.1), options, counters and report (0.5).
 bench_overhead() {
 	need hyperfine
 	echo "== perfex overhead: wall time of counting 'true' (hyperfine)"

@@ -66,9 +66,6 @@ struct px_backend {
 	/* sampling follows a command's children and threads itself (perf's
 	 * inherit); else the session traces them and opens a group on each */
 	bool sampling_inherits;
-	/* attaching to another task needs it stopped under our ptrace (the
-	 * spec's rule); else a task held any way will do */
-	bool attach_stopped;
 
 	/* 0 when the backend can be used here, else -errno and the reason
 	 * in px_last_error(). */

@@ -79,8 +79,7 @@ int px_report_count(const struct px_count_opts *o, struct px_child *first,
 
 		if (run > 0) {
 			/* forked now, held until its counters are attached */
-			if ((ret = px_child_fork(o->argv, o->backend->attach_stopped,
-						 &next)))
+			if ((ret = px_child_fork(o->argv, &next)))
 				break;
 			mo.child = &next;
 		}

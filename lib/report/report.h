@@ -56,9 +56,9 @@ struct px_count_opts {
 };
 
 /* Count o->argv o->repeat times into r (initialised from the first run).
- * first is the first run's command, forked by px_child_fork() (traced as
- * the backend's attach_stopped says) and held (the caller had work to do
- * while it started); the others are forked here.  A run ended by a signal ends the repetition, and r holds the
+ * first is the first run's command, forked by px_child_fork() and held
+ * (the caller had work to do while it started); the others are forked
+ * here.  A run ended by a signal ends the repetition, and r holds the
  * runs so far.  0, or -errno with px_last_error(): *exec_errno is then
  * the errno of the command's failed exec, or 0 for any other failure. */
 int px_report_count(const struct px_count_opts *o, struct px_child *first,

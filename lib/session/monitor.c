@@ -815,21 +815,14 @@ static void detach_all(struct loop *l)
 	}
 }
 
-/* The command, held before its exec: the caller's (opts.child) or
- * forked now, stopped under ptrace, with the signal mask we had before
- * the loop blocked ours.  traced: the session traces it.  0 or -errno
- * (the child then gone). */
-static int hold_command(struct loop *l, bool traced, struct px_child *local,
-			struct px_child **out)
+/* The command, stopped before its exec: the caller's (opts.child) or
+ * forked now with the signal mask we had before the loop blocked ours.
+ * 0 or -errno (the child then gone). */
+static int hold_command(struct loop *l, struct px_child *local, struct px_child **out)
 {
 	struct px_child *c = l->m->opts.child ? l->m->opts.child : local;
 	int ret = l->m->opts.child ? px_child_held(c) :
 		  px_child_spawn(l->m->opts.argv, &l->old_mask, c);
-
-	/* a command the session traces, or whose counters the backend
-	 * attaches only while it is in a ptrace stop, must be held there */
-	if (!ret && !c->traced && (traced || l->m->opts.backend->attach_stopped))
-		ret = px_fail(EINVAL, "the command was started untraced, but this session traces it or its backend attaches to stopped tasks only");
 
 	if (ret && l->m->opts.child)
 		px_child_abort(c);
@@ -841,7 +834,7 @@ static int run_command_traced(struct loop *l)
 {
 	struct px_monitor *m = l->m;
 	struct px_child local, *child;
-	int ret = hold_command(l, true, &local, &child), stopped;
+	int ret = hold_command(l, &local, &child), stopped;
 
 	if (ret)
 		return ret;
@@ -980,7 +973,7 @@ static int run_untraced(struct loop *l)
 	int ret = 0, stopped;
 
 	if (m->opts.argv) {
-		ret = hold_command(l, false, &local, &child);
+		ret = hold_command(l, &local, &child);
 		if (ret)
 			return ret;
 		l->main_pid = child->pid;

@@ -20,10 +20,7 @@ struct px_child {
 	pid_t pid;
 	int exec_error_pipe;	/* read end: errno of a failed execvp */
 	int wait_status;	/* raw waitpid() status after a failed exec */
-	bool traced;		/* held in a ptrace stop; else on a pipe */
 	bool held;		/* seen stopped before its exec */
-	int release_pipe;	/* untraced: the write end its hold waits on */
-	void *stack;		/* untraced: its stack until it has exec'd */
 };
 
 /* Fork argv[0] (searched in PATH), its signal mask set to *mask (NULL:
@@ -34,19 +31,14 @@ struct px_child {
  * child.  Returns 0 or -errno. */
 int px_child_spawn(char *const argv[], const sigset_t *mask, struct px_child *c);
 
-/* For a caller with work to do while the child starts: fork it, held
- * before execvp until released, and wait until it is held (a no-op once
- * seen so).  traced: held in a ptrace stop, as px_child_spawn() (the
- * module backend attaches only to a stopped, traced task); else the child
- * is made as posix_spawn makes one, sharing our memory (no copy of our
- * page tables) and never traced, and waits on a pipe: counting a command
- * costs less, but only a backend that attaches to a running task (perf)
- * can use it, and only a session that does not trace the command. */
-int px_child_fork(char *const argv[], bool traced, struct px_child *c);
+/* The two halves of px_child_spawn(), for a caller with work to do while
+ * the child starts: fork it, then wait until it has stopped (a no-op once
+ * seen stopped). */
+int px_child_fork(char *const argv[], struct px_child *c);
 int px_child_held(struct px_child *c);
 
-/* Let the held child go on to execvp.  Returns 0 when the exec happened,
- * or -errno of the failed exec (the child has then exited). */
+/* Let the stopped child go on to execvp.  Returns 0 when the exec
+ * happened, or -errno of the failed exec (the child has then exited). */
 int px_child_release(struct px_child *c);
 
 /* Kill and reap a child that will not be released. */

@@ -567,7 +567,6 @@ const struct px_backend px_backend_module = {
 	.switches_sets = true,
 	.task_mappings = false,
 	.sampling_inherits = false,
-	.attach_stopped = true,
 	.probe = module_probe,
 	.open = module_open,
 	.enable = module_enable,

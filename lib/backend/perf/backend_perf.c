@@ -305,7 +305,6 @@ const struct px_backend px_backend_perf = {
 	.switches_sets = false,
 	.task_mappings = true,
 	.sampling_inherits = true,
-	.attach_stopped = false,
 	.probe = perf_probe,
 	.open = perf_open,
 	.stops = px_smpl_periods_change,
