@@ -276,6 +276,7 @@ static int add_unit(struct px_monitor *m, pid_t tid, int cpu)
 	m->nunits++;
 	if (m->opts.sampling)
 		return m->started ? open_sampling(m, u, false) : 0;
+	u->at_exec = t.enable_on_exec;
 	if ((ret = open_groups(m, u, &t)))
 		return ret;
 	if (m->nunits == 1 && (ret = check_countable(m, u)))
@@ -328,7 +329,8 @@ static int start_session(struct loop *l)
 		struct px_unit *u = &m->units[i];
 		/* sampling groups opened before the exec: the first set's
 		 * samples began there, a trigger's begin now */
-		int ret = !m->opts.sampling || u->groups[0] ? enable_set(m, u, 0, true) :
+		int ret = u->at_exec ? 0 :
+			  !m->opts.sampling || u->groups[0] ? enable_set(m, u, 0, true) :
 			  open_sampling(m, u, false);
 
 		if (ret)

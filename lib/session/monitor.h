@@ -94,6 +94,10 @@ struct px_unit {
 	 * activations, for the uncertainty of its scaled value; else NULL */
 	struct px_activations *acts;
 	bool frozen;		/* exec'd without --follow-exec: counting stopped */
+	/* its counters start at the command's exec (inherit), not when the
+	 * session starts: enabled earlier, they would count the last steps
+	 * of the held copy before its exec */
+	bool at_exec;
 	bool smpl_hup;		/* its descriptors hung up: its task ended */
 };
 
