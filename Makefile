@@ -99,12 +99,12 @@ MODULE_LIB_SRCS = tests/module/smpl_ops.c tests/module/cc_smpl.c \
 	$(addprefix tests/module/,pfm_test.c pfm_fuzz.c pfm_bench.c runas.c swkeys.c)
 MODULE_LIB_BINS = $(MODULE_LIB_SRCS:%.c=$(B)/%)
 WORKLOAD_SRCS = $(wildcard tests/workloads/*.c)
-# refault_static: refault linked statically, so a run is its loop from
-# the first instruction, without the dynamic loader's start-up (whose
-# slower faults would fall in whichever event set is active first)
+# refault: built without the C library, so a run is its loop from the
+# first instruction, without a loader's or libc's start-up (whose slower
+# faults would fall in whichever event set is active first)
 # calls_ibtplt: calls linked with Intel IBT's two PLTs (.plt.sec beside
 # .plt), the stubs test_plt names
-WORKLOADS = $(WORKLOAD_SRCS:%.c=$(B)/%) $(B)/tests/workloads/refault_static \
+WORKLOADS = $(WORKLOAD_SRCS:%.c=$(B)/%) $(B)/tests/workloads/refault \
 	$(B)/tests/workloads/calls_ibtplt
 # The hardware-counter suite's programs (tests/hw): a reference counter
 # on plain perf_event_open, a workload of a known instruction count, and
@@ -205,9 +205,9 @@ WORKLOAD_CC = $(CC) -O1 -g -fno-omit-frame-pointer -fno-inline -Wall -Wextra -We
 $(B)/tests/workloads/%: tests/workloads/%.c
 	@mkdir -p $(@D)
 	$(WORKLOAD_CC) -no-pie -o $@ $< -lpthread -ldl
-$(B)/tests/workloads/refault_static: tests/workloads/refault.c
+$(B)/tests/workloads/refault: tests/workloads/nolibc/refault.c
 	@mkdir -p $(@D)
-	$(WORKLOAD_CC) -static -o $@ $<
+	$(WORKLOAD_CC) -static -no-pie -nostdlib -ffreestanding -fno-stack-protector -o $@ $<
 $(B)/tests/workloads/calls_ibtplt: tests/workloads/calls.c
 	@mkdir -p $(@D)
 	$(WORKLOAD_CC) -no-pie -fcf-protection=full -Wl,-z,ibtplt -o $@ $<

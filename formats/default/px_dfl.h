@@ -53,6 +53,12 @@ int px_dfl_init(void *buf, size_t size, uint32_t flags, size_t max_sample);
  * spec's post-check). */
 int px_dfl_full(const void *buf, size_t max_sample);
 
+/* Reserve need bytes for one sample at the buffer's end (*offs), as
+ * appending does, without writing them: the header alone accounts for a
+ * buffer whose samples go elsewhere.  Returns as px_dfl_append(), -EINVAL
+ * for a need of 0 or above max_sample. */
+int px_dfl_take(void *buf, size_t need, size_t max_sample, size_t *offs);
+
 /* Append one sample (s->nvalues body values).  Returns 0 when recorded,
  * 1 when recorded and the buffer became full with it (hdr_overflows is
  * then incremented: the format masks and asks for a notification),

@@ -1,6 +1,7 @@
 #include "scale.h"
 
 #include <math.h>
+#include <stdbool.h>
 
 void px_value_of(const struct px_count *c, uint64_t total, struct px_value *v)
 {
@@ -73,26 +74,48 @@ void px_activations_add(struct px_activations *a, uint64_t c, uint64_t t)
 	a->c2_t += (double)c * (double)c / (double)t;
 }
 
+/* The activations' time-weighted mean rate and the spread of their rates
+ * about it; their number worth of independent ones in *n_eff (activations
+ * of unequal length weigh unequally).  False with too few. */
+static bool rate_spread(const struct px_activations *a, double *rate, double *spread,
+			double *n_eff)
+{
+	if (a->t <= 0 || a->t2 <= 0)
+		return false;
+	*n_eff = a->t * a->t / a->t2;
+	if (*n_eff < 1.5)
+		return false;
+	*rate = a->c / a->t;
+	*spread = a->c2_t / a->t - *rate * *rate;
+	if (*spread < 0)
+		*spread = 0;	/* rounding of a steady rate */
+	return true;
+}
+
+double px_activations_rel_spread(const struct px_activations *a, double *weight)
+{
+	double rate, spread, n_eff;
+
+	*weight = 0;
+	if (!rate_spread(a, &rate, &spread, &n_eff) || rate <= 0)
+		return 0;
+	*weight = n_eff - 1;
+	return spread / (rate * rate);
+}
+
 double px_activations_variance(const struct px_activations *a, uint64_t total,
-			       double *dof)
+			       double min_rel_spread, double *dof)
 {
 	double unseen = (double)total - a->t, rate, spread, n_eff;
 
 	*dof = NAN;
-	if (a->t <= 0 || a->t2 <= 0)
-		return NAN;
-	n_eff = a->t * a->t / a->t2;
-	if (n_eff < 1.5)
+	if (!rate_spread(a, &rate, &spread, &n_eff))
 		return NAN;
 	*dof = n_eff - 1;
 	if (unseen <= 0)
 		return 0;
-	/* the time-weighted mean rate and the spread of the rates about it */
-	rate = a->c / a->t;
-	spread = a->c2_t / a->t - rate * rate;
-	if (spread < 0)
-		spread = 0;	/* rounding of a steady rate */
-	/* (n_eff: activations of unequal length weigh unequally, so their
-	 * number worth of independent ones) the mean's own error, and that of the mean over the unseen time */
+	if (spread < min_rel_spread * rate * rate)
+		spread = min_rel_spread * rate * rate;
+	/* the mean's own error, and that of the mean over the unseen time */
 	return unseen * unseen * spread / (n_eff - 1) + unseen * a->t * spread / n_eff;
 }

@@ -56,10 +56,18 @@ void px_activations_add(struct px_activations *a, uint64_t c, uint64_t t);
  * (as many as fit, of the activations' mean length).  NAN with less
  * than 1.5 activations' worth of independent time.  *dof: the degrees of
  * freedom of that estimate (activations worth of independent time, less
- * one).  See the README, "Event sets and scaling".
+ * one).  The spread is taken as at least min_rel_spread times the mean
+ * rate squared: the relative spread the other counters of the task saw,
+ * whose turns are this one's unseen time.  See the README, "Event sets
+ * and scaling".
  */
 double px_activations_variance(const struct px_activations *a, uint64_t total,
-			       double *dof);
+			       double min_rel_spread, double *dof);
+
+/* The spread of the activations' rates relative to their mean rate
+ * squared, and in *weight its degrees of freedom (0: unknown, then 0 is
+ * returned): what a pool of several counters' spreads is weighed by. */
+double px_activations_rel_spread(const struct px_activations *a, double *weight);
 
 /* c's value over total ns: the time the count stands for (a counter's own
  * enabled time, or a unit's whole time when the tool rotates sets); its

@@ -26,6 +26,25 @@ static uint64_t unit_total(const struct px_monitor *m, const struct px_unit *u)
 	return total;
 }
 
+/* The relative spread of the rates over unit u's activations, pooled over
+ * every counter switched with sets (weighed by their degrees of
+ * freedom).  A stall of the task (a virtual CPU the host does not run, a
+ * burst of interrupts) slows whatever set is active: a set that saw none
+ * in its own turns still has them in its unseen time, the other sets'
+ * turns, where only the other sets' spreads show them. */
+static double unit_rel_spread(const struct px_monitor *m, const struct px_unit *u)
+{
+	double sum = 0, weights = 0;
+
+	for (size_t k = 0; u->acts && k < m->nevents_total; k++) {
+		double w, r = px_activations_rel_spread(&u->acts[k], &w);
+
+		sum += w * r;
+		weights += w;
+	}
+	return weights > 0 ? sum / weights : 0;
+}
+
 /* The value of set s, event i in unit u and the variance of its estimate
  * (0 when counted whole, NAN when unknown). */
 static void unit_value(const struct px_monitor *m, const struct px_unit *u,
@@ -48,7 +67,8 @@ static void unit_value(const struct px_monitor *m, const struct px_unit *u,
 	if (v->state == PX_COUNTED)
 		*variance = 0;
 	else if (v->state == PX_SCALED && u->acts)
-		*variance = px_activations_variance(&u->acts[k], *total, dof);
+		*variance = px_activations_variance(&u->acts[k], *total,
+						    unit_rel_spread(m, u), dof);
 	px_value_set_ci(v, *variance, *dof);
 }
 

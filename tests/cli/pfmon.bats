@@ -116,10 +116,10 @@ check_scaling() {
 # set's activations.  A steady fault loop in 3 sets, each set counting a
 # fault event (page-faults, minor-faults, page-faults), so that every set
 # costs the faults the same (a set without one lets them run faster, and
-# its time would be unlike the others'), run by refault_static (no dynamic
-# loader, whose start-up faults slower, all in the first set's first
-# turn: the other sets never see it, and they over-estimate by about
-# 0.1%, enough to miss 1 interval in 15): the count alone must fall inside
+# its time would be unlike the others'), run by refault (no loader and
+# no C library, whose start-up faults slower, all in the first set's first
+# turn: the other sets never see it; the exec's own 0.1 ms is left, 0.2%
+# of the run, well inside intervals of +- 3 to 5%): the count alone must fall inside
 # the interval in at least 9 of 10 cases.  A 95% interval misses 1 case
 # in 20, so 10 runs would fail that 1 time in 11 by chance; over 100 runs
 # (300 values, some 15 misses expected) the 9-in-10 bar fails by chance
@@ -128,11 +128,11 @@ check_scaling() {
 	# 25000 faults a run (0.4 s here): 100 runs of 100000 took 130 s on
 	# this machine, past the test's 120 s; the intervals are wider
 	# (+- 4.5% against 1.3%) and hold the count as often
-	run -0 --separate-stderr "$PFMON" -x, -e page-faults "$W/refault_static" 25000
+	run -0 --separate-stderr "$PFMON" -x, -e page-faults "$W/refault" 25000
 	alone=$(pfmon_csv "$output" all)
 	for n in $(seq 100); do
 		"$PFMON" -x, --switch-timeout=2 -e page-faults -e minor-faults \
-			-e page-faults "$W/refault_static" 25000 2>/dev/null
+			-e page-faults "$W/refault" 25000 2>/dev/null
 	done | interval_coverage "$alone" count 300 >&3
 }
 
@@ -152,9 +152,9 @@ check_scaling() {
 	args=(-x, --switch-timeout=5 -e page-faults -e minor-faults -e page-faults)
 	steady=() bursty=()
 	for n in 1 2 3 4 5; do
-		run -0 --separate-stderr "$PFMON" "${args[@]}" "$W/refault_static" 100000
+		run -0 --separate-stderr "$PFMON" "${args[@]}" "$W/refault" 100000
 		steady+=("$(pfmon_csv "$output" all ci95_pct minor-faults)")
-		run -0 --separate-stderr "$PFMON" "${args[@]}" "$W/refault_static" 100000 64 100%
+		run -0 --separate-stderr "$PFMON" "${args[@]}" "$W/refault" 100000 64 100%
 		bursty+=("$(pfmon_csv "$output" all ci95_pct minor-faults)")
 	done
 	s=$(printf '%s\n' "${steady[@]}" | sort -g | sed -n 5p)

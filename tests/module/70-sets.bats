@@ -183,11 +183,11 @@ scale_check() {
 # took, however slow the guest) the interval widens.
 @test "pfmon --backend=module: each scaled count has its 95% interval, wider when the rate changes" {
 	local n inside=0 total=0 steady=() bursty=()
-	run -0 --separate-stderr pfmon --backend=module -x, -e page-faults "$W/refault_static" 100000
+	run -0 --separate-stderr pfmon --backend=module -x, -e page-faults "$W/refault" 100000
 	alone=$(pfmon_all "$output" page-faults)
 	for n in 1 2 3 4 5; do
 		run -0 --separate-stderr pfmon --backend=module -x, --switch-timeout=2 \
-			-e page-faults -e minor-faults -e page-faults "$W/refault_static" 100000
+			-e page-faults -e minor-faults -e page-faults "$W/refault" 100000
 		echo "$output"
 		rows=$(csv_rows - value,ci95_pct record=count unit=all <<<"$output" |
 			awk -F, -v a="$alone" '{
@@ -199,7 +199,7 @@ scale_check() {
 		total=$((total + 3))
 		steady+=("$(pfmon_all "$output" minor-faults ci95_pct)")
 		run -0 --separate-stderr pfmon --backend=module -x, --switch-timeout=2 \
-			-e page-faults -e minor-faults -e page-faults "$W/refault_static" 100000 64 100%
+			-e page-faults -e minor-faults -e page-faults "$W/refault" 100000 64 100%
 		bursty+=("$(pfmon_all "$output" minor-faults ci95_pct)")
 	done
 	s=$(printf '%s\n' "${steady[@]}" | sort -g | sed -n 3p)

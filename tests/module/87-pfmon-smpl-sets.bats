@@ -81,13 +81,13 @@ runs() {
 }
 
 @test "module: a steady fault loop in 3 sets: each set's scaled samples within its interval of the samples alone, mostly" {
-	run -0 --separate-stderr pfmon --backend=module -x, -e page-faults --long-smpl-periods=10 "$W/refault_static" 60000
+	run -0 --separate-stderr pfmon --backend=module -x, -e page-faults --long-smpl-periods=10 "$W/refault" 60000
 	alone=$(csv_cell - raw record=samples name=page-faults <<<"$output")
 	inside=0 n=0
 	for r in 1 2 3 4 5; do
 		run -0 --separate-stderr pfmon --backend=module -x, --switch-timeout=2 \
 			-e page-faults --long-smpl-periods=10 -e minor-faults --long-smpl-periods=10 \
-			-e page-faults --long-smpl-periods=10 "$W/refault_static" 60000
+			-e page-faults --long-smpl-periods=10 "$W/refault" 60000
 		while IFS=, read -r raw scaled ci; do
 			[ -n "$ci" ] || continue
 			echo "run $r: raw $raw scaled $scaled +- $ci%"

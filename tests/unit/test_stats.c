@@ -146,21 +146,32 @@ static void test_activations(void)
 	double dof;
 
 	px_activations_add(&a, 400, 1000);
-	ok(isnan(px_activations_variance(&a, 4000, &dof)) && isnan(dof),
+	ok(isnan(px_activations_variance(&a, 4000, 0, &dof)) && isnan(dof),
 	   "one activation: no variance");
 	px_activations_add(&a, 600, 1000);
 	px_activations_add(&a, 99, 0);	/* never ran: not an activation */
 	ok(a.t == 2000 && a.c == 1000, "an activation that did not run is left out");
-	is_num(px_activations_variance(&a, 4000, &dof), 60000, 1e-6,
+	is_num(px_activations_variance(&a, 4000, 0, &dof), 60000, 1e-6,
 	       "rates 0.4 and 0.6 over 1000 ns each, 2000 ns unseen");
+	is_num(px_activations_variance(&a, 4000, 0.01, &dof), 60000, 1e-6,
+	       "a pool's smaller relative spread leaves it");
+	is_num(px_activations_rel_spread(&a, &dof), 0.04, 1e-12,
+	       "relative spread: 0.01 over rate 0.5 squared");
 	is_num(dof, 1, 1e-12, "two equal activations: 1 degree of freedom");
-	is_num(px_activations_variance(&a, 2000, &dof), 0, 0,
+	is_num(px_activations_variance(&a, 2000, 0, &dof), 0, 0,
 	       "nothing unseen: no variance");
 	memset(&a, 0, sizeof(a));
 	for (int i = 0; i < 3; i++)
 		px_activations_add(&a, 500, 1000);
-	is_num(px_activations_variance(&a, 6000, &dof), 0, 1e-9,
+	is_num(px_activations_variance(&a, 6000, 0, &dof), 0, 1e-9,
 	       "a steady rate: no variance");
+	/* rates 0.5: relative spread 0.04 is a spread of 0.01, 3000 ns
+	 * unseen over 3 activations of 1000 ns: 3000^2 0.01 / 2 +
+	 * 3000 3000 0.01 / 3 */
+	is_num(px_activations_variance(&a, 6000, 0.04, &dof), 75000, 1e-6,
+	       "a steady rate with the pool's relative spread 0.04: its variance");
+	is_num(px_activations_rel_spread(&a, &dof), 0, 1e-12, "a steady rate: relative spread 0");
+	is_num(dof, 2, 1e-12, "weighed by its 2 degrees of freedom");
 	is_num(dof, 2, 1e-12, "three equal activations: 2 degrees of freedom");
 	memset(&a, 0, sizeof(a));
 	px_activations_add(&a, 100, 100);

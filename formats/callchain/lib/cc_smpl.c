@@ -89,26 +89,19 @@ static size_t put(unsigned char *p, uint32_t flags, const struct px_sample *s)
 
 int px_cc_append(void *buf, size_t max_sample, const struct px_sample *s)
 {
-	struct pfm_dfl_smpl_hdr *h = buf;
-	size_t need = px_cc_sample_size(h->hdr_flags, s);
+	const struct pfm_dfl_smpl_hdr *h = buf;
+	size_t offs;
+	int r;
 
 	if (s->nvalues > PX_SMPL_MAX_PMDS ||
 	    (size_t)s->nr_kernel + s->nr_user > PFM_CC_MAX_FRAMES ||
 	    (s->regs && s->stack_size > PFM_CC_MAX_STACK) ||
-	    (s->cc_flags & ~(unsigned)(PFM_CC_TRUNCATED | PFM_CC_USER_CUT)) ||
-	    need > max_sample)
+	    (s->cc_flags & ~(unsigned)(PFM_CC_TRUNCATED | PFM_CC_USER_CUT)))
 		return -EINVAL;
-	if (h->hdr_buf_size - h->hdr_cur_offs < max_sample)
-		return -ENOSPC;
-	h->hdr_cur_offs += put((unsigned char *)buf + h->hdr_cur_offs,
-			       h->hdr_flags, s);
-	h->hdr_count++;
-	/* the post-check: is there room for the largest possible sample? */
-	if (h->hdr_buf_size - h->hdr_cur_offs < max_sample) {
-		h->hdr_overflows++;
-		return 1;
-	}
-	return 0;
+	r = px_dfl_take(buf, px_cc_sample_size(h->hdr_flags, s), max_sample, &offs);
+	if (r >= 0)
+		put((unsigned char *)buf + offs, h->hdr_flags, s);
+	return r;
 }
 
 /* Decode the sample at b + off (end: where the samples end); its size in

@@ -88,16 +88,16 @@ size_t px_smpl_put(void *base, size_t offs, uint32_t flags,
 	return n + 8 * (size_t)s->nvalues;
 }
 
-int px_dfl_append(void *buf, size_t max_sample, const struct px_sample *s)
+int px_dfl_take(void *buf, size_t need, size_t max_sample, size_t *offs)
 {
 	struct pfm_dfl_smpl_hdr *h = buf;
-	size_t need = px_dfl_sample_size(h->hdr_flags, s->nvalues);
 
-	if (s->nvalues > PX_SMPL_MAX_PMDS || need > max_sample || !need)
+	if (need > max_sample || !need)
 		return -EINVAL;
 	if (h->hdr_buf_size - h->hdr_cur_offs < max_sample)
 		return -ENOSPC;
-	h->hdr_cur_offs += px_smpl_put(buf, h->hdr_cur_offs, h->hdr_flags, s);
+	*offs = h->hdr_cur_offs;
+	h->hdr_cur_offs += need;
 	h->hdr_count++;
 	/* the post-check: is there room for the largest possible sample? */
 	if (h->hdr_buf_size - h->hdr_cur_offs < max_sample) {
@@ -105,6 +105,20 @@ int px_dfl_append(void *buf, size_t max_sample, const struct px_sample *s)
 		return 1;
 	}
 	return 0;
+}
+
+int px_dfl_append(void *buf, size_t max_sample, const struct px_sample *s)
+{
+	const struct pfm_dfl_smpl_hdr *h = buf;
+	size_t offs;
+	int r;
+
+	if (s->nvalues > PX_SMPL_MAX_PMDS)
+		return -EINVAL;
+	r = px_dfl_take(buf, px_dfl_sample_size(h->hdr_flags, s->nvalues), max_sample, &offs);
+	if (r >= 0)
+		px_smpl_put(buf, offs, h->hdr_flags, s);
+	return r;
 }
 
 void px_dfl_reset(void *buf)

@@ -69,10 +69,14 @@ struct px_sampler {
 	bool started;		/* enabled once: the side band records */
 	struct ring *rings;
 	size_t nrings;
-	unsigned char *buf;	/* the format buffer */
+	/* The format's buffer: the double buffer's bytes; for the default
+	 * and callchain formats, whose samples go to the tool as they are
+	 * decoded, only its header, which accounts for them as the buffer
+	 * would (when it fills, its notification, its restart). */
+	unsigned char *buf;
+	struct pfm_dfl_smpl_hdr fill;
 	size_t buf_size, max_sample;
 	bool saturated;		/* masked until the end */
-	bool handed_over;	/* the last full buffer went to the tool */
 	uint64_t mask_from;	/* no_block: time of the last buffer-full
 				 * sample; later samples written before the
 				 * restart fell in the mask */
@@ -308,23 +312,22 @@ static int init_buffer(struct px_sampler *s)
 	if (s->o.format == PX_SMPL_CALLCHAIN)
 		s->max_sample = px_cc_max_sample_size(cc_flags(s), most, s->max_frames,
 						      s->o.stack_bytes);
-	if (s->o.format != PX_SMPL_DOUBLE_BUFFER) {
+	if (s->o.format == PX_SMPL_DEFAULT) {
 		s->buf_size = sizeof(struct pfm_dfl_smpl_hdr) + entries * s->max_sample;
+		ret = px_dfl_init(&s->fill, s->buf_size, 0, s->max_sample);
+	} else if (s->o.format == PX_SMPL_CALLCHAIN) {
+		s->buf_size = sizeof(struct pfm_dfl_smpl_hdr) + entries * s->max_sample;
+		ret = px_cc_init(&s->fill, s->buf_size, cc_flags(s), s->max_sample);
 	} else {
 		s->buf_size = sizeof(struct pfm_dbl_smpl_hdr) + 2 * entries * s->max_sample;
-	}
-	s->buf = calloc(1, s->buf_size);
-	if (!s->buf)
-		return px_fail(ENOMEM, "cannot allocate a %zu-byte sampling buffer",
-			       s->buf_size);
-	if (s->o.format == PX_SMPL_DEFAULT)
-		ret = px_dfl_init(s->buf, s->buf_size, 0, s->max_sample);
-	else if (s->o.format == PX_SMPL_CALLCHAIN)
-		ret = px_cc_init(s->buf, s->buf_size, cc_flags(s), s->max_sample);
-	else
+		s->buf = calloc(1, s->buf_size);
+		if (!s->buf)
+			return px_fail(ENOMEM, "cannot allocate a %zu-byte sampling buffer",
+				       s->buf_size);
 		ret = px_dbl_init(s->buf, s->buf_size,
 				  s->o.mask_when_full ? PFM_DBL_SMPL_MASK_WHEN_FULL : 0,
 				  s->max_sample);
+	}
 	if (ret)
 		return px_fail(-ret, "cannot set up the sampling buffer");
 	return 0;
@@ -542,12 +545,11 @@ static int sampler_body(void *sampler, unsigned set, unsigned ovfl_pmd)
 	return (int)s->pmd[ovfl_pmd].nbody;
 }
 
-static int hand_over_dfl(struct px_sampler *s)
+/* A sample of the default or callchain format goes to the tool as it is
+ * recorded: the buffer it fills holds nothing the tool has not had. */
+static int hand_over_one(struct px_sampler *s, const struct px_sample *x)
 {
-	int ret = s->o.format == PX_SMPL_CALLCHAIN ?
-		  px_cc_read(s->buf, s->buf_size, s->o.on_sample, s->o.arg) :
-		  px_dfl_read(s->buf, s->buf_size, sampler_body, s,
-			      s->o.on_sample, s->o.arg);
+	int ret = s->o.on_sample ? s->o.on_sample(s->o.arg, x) : 0;
 
 	if (ret > 0 && !s->cb_ret)
 		s->cb_ret = ret;
@@ -564,8 +566,8 @@ static int hand_over_dbl(struct px_sampler *s, int half)
 	return ret < 0 ? ret : 0;
 }
 
-/* The default format's full buffer: notify (hand over and restart) or
- * saturate.  With no_block perfmon2 masks the PMDs from the overflow that
+/* The default (or callchain) format's full buffer: notify (the tool has
+ * its samples; restart) or saturate.  With no_block perfmon2 masks the PMDs from the overflow that
  * filled the buffer until the tool's restart, and the task runs on: the
  * samples the kernel wrote after that one and before the restart (the
  * ring's head now) are that blind spot, dropped as they come (in_mask). */
@@ -579,9 +581,7 @@ static int dfl_full(struct px_sampler *s, size_t pmd, uint64_t tstamp)
 		return 0;
 	}
 	s->st.notifications++;
-	if ((ret = hand_over_dfl(s)))
-		return ret;
-	px_dfl_reset(s->buf);
+	px_dfl_reset(&s->fill);
 	s->st.restarts++;
 	ret = set_period(s, pmd, next_period(&s->pmd[pmd], true));
 	if (!ret && s->o.no_block) {
@@ -654,14 +654,19 @@ static int record(struct px_sampler *s, size_t pmd, const struct px_sample *x)
 		return 0;
 	}
 	if (s->o.format != PX_SMPL_DOUBLE_BUFFER) {
-		r = s->o.format == PX_SMPL_CALLCHAIN ?
-		    px_cc_append(s->buf, s->max_sample, x) :
-		    px_dfl_append(s->buf, s->max_sample, x);
+		size_t offs;
+
+		r = px_dfl_take(&s->fill, s->o.format == PX_SMPL_CALLCHAIN ?
+				px_cc_sample_size(cc_flags(s), x) :
+				px_dfl_sample_size(0, x->nvalues),
+				s->max_sample, &offs);
 		if (r < 0) {
 			s->st.dropped++;
 			return 0;
 		}
 		s->st.samples++;
+		if ((ret = hand_over_one(s, x)))
+			return ret;
 		if (r == 1)
 			return dfl_full(s, pmd, x->tstamp);
 	} else {
@@ -1043,10 +1048,7 @@ int px_sampler_finish(struct px_sampler *s)
 		ret = px_sampler_drain(s);
 	if (ret < 0)
 		return ret;
-	if (s->o.format != PX_SMPL_DOUBLE_BUFFER) {
-		if (((struct pfm_dfl_smpl_hdr *)s->buf)->hdr_count)
-			ret = hand_over_dfl(s);
-	} else {
+	if (s->o.format == PX_SMPL_DOUBLE_BUFFER) {
 		count_overwritten(s);
 		ret = hand_over_dbl(s, -1);
 	}
