@@ -54,15 +54,20 @@ static int check_events(const struct px_merge_input *in, size_t nin)
 		const struct px_merge_input *x = &in[i];
 
 		for (size_t e = 0; e < x->nevents || e < first->nevents; e++) {
-			const char *a = e < first->nevents ? first->events[e].name : NULL;
-			const char *b = e < x->nevents ? x->events[e].name : NULL;
+			const struct px_merge_event *ea = e < first->nevents ? &first->events[e] : NULL;
+			const struct px_merge_event *eb = e < x->nevents ? &x->events[e] : NULL;
+			char a[256], b[256];
 
-			if (a && b && !strcmp(a, b))
+			if (ea && eb && !strcmp(ea->name, eb->name) && ea->set == eb->set)
 				continue;
-			if (!b)
+			if (ea)
+				px_merge_label(ea->name, ea->set, a, sizeof(a));
+			if (eb)
+				px_merge_label(eb->name, eb->set, b, sizeof(b));
+			if (!eb)
 				return px_fail(EINVAL, "%s lacks the event %s of %s (a truncated file, or another event list?)",
 					       x->path, a, first->path);
-			if (!a)
+			if (!ea)
 				return px_fail(EINVAL, "%s has the event %s, which %s lacks: merge runs of the same events",
 					       x->path, b, first->path);
 			return px_fail(EINVAL, "%s has the event %s where %s has %s: merge runs of the same events",
@@ -70,7 +75,8 @@ static int check_events(const struct px_merge_input *in, size_t nin)
 		}
 		for (size_t p = 0; p < x->nprofs || p < first->nprofs; p++)
 			if (p >= x->nprofs || p >= first->nprofs ||
-			    strcmp(x->profs[p].event, first->profs[p].event))
+			    strcmp(x->profs[p].event, first->profs[p].event) ||
+			    x->profs[p].set != first->profs[p].set)
 				return px_fail(EINVAL, "%s and %s profile different events",
 					       x->path, first->path);
 	}
@@ -79,7 +85,8 @@ static int check_events(const struct px_merge_input *in, size_t nin)
 
 static void event_stat(const struct px_merge *m, size_t e, struct px_merge_stat *st)
 {
-	*st = (struct px_merge_stat){ .name = m->in[0].events[e].name, .min = NAN, .max = NAN,
+	*st = (struct px_merge_stat){ .name = m->in[0].events[e].name,
+				      .set = m->in[0].events[e].set, .min = NAN, .max = NAN,
 				      .mean = NAN, .imbalance = NAN, .min_rank = -1,
 				      .max_rank = -1 };
 	for (size_t i = 0; i < m->nin; i++) {
@@ -135,6 +142,7 @@ static int merge_profile(struct px_merge *m, size_t p, struct row_ref *refs)
 	size_t nrefs = 0;
 
 	mp->event = m->in[0].profs[p].event;
+	mp->set = m->in[0].profs[p].set;
 	mp->rank_samples = calloc(m->nin, sizeof(uint64_t));
 	if (!mp->rank_samples)
 		return -ENOMEM;
@@ -145,7 +153,7 @@ static int merge_profile(struct px_merge *m, size_t p, struct row_ref *refs)
 		mp->samples += x->profs[p].samples;
 		mp->cut += x->profs[p].listed < x->profs[p].rows;
 		for (size_t r = 0; r < x->nrows; r++)
-			if (!strcmp(x->rows[r].event, mp->event))
+			if (x->rows[r].prof == p)
 				refs[nrefs++] = (struct row_ref){ &x->rows[r], i };
 	}
 	qsort(refs, nrefs, sizeof(*refs), by_function);

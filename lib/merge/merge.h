@@ -26,7 +26,8 @@ const char *px_merge_kind_name(enum px_merge_kind k);
 /* An event's value in one file: for counts its count (scaled), for a
  * sampling report its samples; not counted: counted false. */
 struct px_merge_event {
-	char *name;		/* "NAME", or "NAME (set S)" past set 0 */
+	char *name;
+	long set;		/* its event set (perfex: 0) */
 	double value;
 	bool counted;
 };
@@ -35,12 +36,15 @@ struct px_merge_event {
  * whole profile had and how many the file lists (fewer: cut at a top). */
 struct px_merge_prof {
 	char *event;
+	long set;
 	uint64_t samples;
 	size_t rows, listed;
 };
 
+/* A row of a file's profile: of its profs[prof]. */
 struct px_merge_row {
-	char *event, *name, *module;
+	size_t prof;
+	char *name, *module;
 	uint64_t samples;
 };
 
@@ -72,14 +76,19 @@ int px_merge_read_csv(const char *path, char *text, struct px_merge_input *in);
  * are copied).  0 or -ENOMEM. */
 int px_merge_add_event(struct px_merge_input *in, const char *name, long set,
 		       bool counted, double value);
-int px_merge_add_prof(struct px_merge_input *in, const char *event, uint64_t samples,
-		      size_t rows);
-int px_merge_add_row(struct px_merge_input *in, const char *event, const char *name,
-		     const char *module, uint64_t samples);
+int px_merge_add_prof(struct px_merge_input *in, const char *event, long set,
+		      uint64_t samples, size_t rows);
+/* A row of the profile added last. */
+int px_merge_add_row(struct px_merge_input *in, const char *name, const char *module,
+		     uint64_t samples);
+
+/* An event's name in text and messages: "NAME", "NAME (set S)" past set 0. */
+void px_merge_label(const char *name, long set, char *buf, size_t len);
 
 /* An event over the ranks (those where it was counted: n). */
 struct px_merge_stat {
 	const char *name;
+	long set;
 	size_t n;
 	double sum, min, mean, max, imbalance;
 	long min_rank, max_rank;
@@ -95,6 +104,7 @@ struct px_merge_func {
 
 struct px_merge_profile {
 	const char *event;
+	long set;
 	uint64_t samples;	/* over all ranks */
 	uint64_t *rank_samples;	/* per input: the rank's samples of the event */
 	size_t cut;		/* inputs whose profile was cut at a top */

@@ -158,7 +158,7 @@ static int header(struct reader *r)
 	for (size_t k = 0; k < NCOLS; k++) {
 		r->col[k] = column(&r->c, col_names[k]);
 		if (r->col[k] < 0)
-			return bad(&r->c, "no schema, record, name and value columns: not written by this version of perfex or pfmon (schema 2)");
+			return bad(&r->c, "no schema, record, name and value columns: not written by this version of perfex or pfmon");
 	}
 	return header_columns(&r->c);
 }
@@ -169,7 +169,7 @@ static int need(struct reader *r, enum col k, double *v, const char *what)
 	return number(cell(r, k), v) ? 0 : bad(&r->c, what);
 }
 
-static int profile_size_row(struct reader *r, struct px_merge_input *in)
+static int profile_size_row(struct reader *r, struct px_merge_input *in, long set)
 {
 	size_t cap = in->nprofs;
 	double samples, rows, shown;
@@ -182,20 +182,20 @@ static int profile_size_row(struct reader *r, struct px_merge_input *in)
 	if (px_grow((void **)&r->shown, &cap, in->nprofs, 1, sizeof(*r->shown), in->nprofs + 1))
 		return -ENOMEM;
 	r->shown[in->nprofs] = (size_t)shown;
-	return px_merge_add_prof(in, cell(r, C_NAME), (uint64_t)samples, (size_t)rows);
+	return px_merge_add_prof(in, cell(r, C_NAME), set, (uint64_t)samples, (size_t)rows);
 }
 
-static int profile_row(struct reader *r, struct px_merge_input *in)
+static int profile_row(struct reader *r, struct px_merge_input *in, long set)
 {
 	const char *event = cell(r, C_NAME);
 	double samples;
 
 	if (!number(cell(r, C_VALUE), &samples) || !cell(r, C_SYMBOL) || !cell(r, C_MODULE))
 		return bad(&r->c, "a profile row without its samples, symbol and module");
-	if (!in->nprofs || strcmp(in->profs[in->nprofs - 1].event, event))
+	if (!in->nprofs || strcmp(in->profs[in->nprofs - 1].event, event) ||
+	    in->profs[in->nprofs - 1].set != set)
 		return bad(&r->c, "a profile row without its profile_size row");
-	return px_merge_add_row(in, event, cell(r, C_SYMBOL), cell(r, C_MODULE),
-				(uint64_t)samples);
+	return px_merge_add_row(in, cell(r, C_SYMBOL), cell(r, C_MODULE), (uint64_t)samples);
 }
 
 static int count_row(struct reader *r, struct px_merge_input *in, double set)
@@ -244,9 +244,9 @@ static int row(struct reader *r, struct px_merge_input *in)
 	else if (!strcmp(record, "samples"))
 		return samples_row(r, in, set);
 	else if (!strcmp(record, "profile_size"))
-		return profile_size_row(r, in);
+		return profile_size_row(r, in, (long)set);
 	else if (!strcmp(record, "profile"))
-		return profile_row(r, in);
+		return profile_row(r, in, (long)set);
 	return table_run(&r->c, in);
 }
 

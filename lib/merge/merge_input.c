@@ -86,7 +86,6 @@ void px_merge_input_free(struct px_merge_input *in)
 	for (size_t i = 0; i < in->nprofs; i++)
 		free(in->profs[i].event);
 	for (size_t i = 0; i < in->nrows; i++) {
-		free(in->rows[i].event);
 		free(in->rows[i].name);
 		free(in->rows[i].module);
 	}
@@ -118,29 +117,29 @@ int px_merge_add_event(struct px_merge_input *in, const char *name, long set,
 		       bool counted, double value)
 {
 	struct px_merge_event *e = APPEND(in->events, in->nevents);
-	int n;
 
 	if (!e)
 		return -ENOMEM;
-	n = set > 0 ? asprintf(&e->name, "%s (set %ld)", name, set) :
-		      asprintf(&e->name, "%s", name);
-	if (n < 0) {
+	e->name = strdup(name);
+	if (!e->name) {
 		in->nevents--;
 		return px_fail(ENOMEM, "out of memory");
 	}
+	e->set = set;
 	e->counted = counted;
 	e->value = counted ? value : 0;
 	return 0;
 }
 
-int px_merge_add_prof(struct px_merge_input *in, const char *event, uint64_t samples,
-		      size_t rows)
+int px_merge_add_prof(struct px_merge_input *in, const char *event, long set,
+		      uint64_t samples, size_t rows)
 {
 	struct px_merge_prof *p = APPEND(in->profs, in->nprofs);
 
 	if (!p)
 		return -ENOMEM;
-	*p = (struct px_merge_prof){ .event = strdup(event), .samples = samples, .rows = rows };
+	*p = (struct px_merge_prof){ .event = strdup(event), .set = set, .samples = samples,
+				     .rows = rows };
 	if (!p->event) {
 		in->nprofs--;
 		return px_fail(ENOMEM, "out of memory");
@@ -148,23 +147,31 @@ int px_merge_add_prof(struct px_merge_input *in, const char *event, uint64_t sam
 	return 0;
 }
 
-int px_merge_add_row(struct px_merge_input *in, const char *event, const char *name,
-		     const char *module, uint64_t samples)
+int px_merge_add_row(struct px_merge_input *in, const char *name, const char *module,
+		     uint64_t samples)
 {
-	struct px_merge_row *r = APPEND(in->rows, in->nrows);
+	struct px_merge_row *r;
 
+	if (!in->nprofs)
+		return px_fail(EPROTO, "a profile row before its profile");
+	r = APPEND(in->rows, in->nrows);
 	if (!r)
 		return -ENOMEM;
-	*r = (struct px_merge_row){ strdup(event), strdup(name), strdup(module), samples };
-	if (!r->event || !r->name || !r->module) {
-		free(r->event);
+	*r = (struct px_merge_row){ in->nprofs - 1, strdup(name), strdup(module), samples };
+	if (!r->name || !r->module) {
 		free(r->name);
 		free(r->module);
 		in->nrows--;
 		return px_fail(ENOMEM, "out of memory");
 	}
-	for (size_t i = 0; i < in->nprofs; i++)
-		if (!strcmp(in->profs[i].event, event))
-			in->profs[i].listed++;
+	in->profs[in->nprofs - 1].listed++;
 	return 0;
+}
+
+void px_merge_label(const char *name, long set, char *buf, size_t len)
+{
+	if (set > 0)
+		snprintf(buf, len, "%s (set %ld)", name, set);
+	else
+		snprintf(buf, len, "%s", name);
 }

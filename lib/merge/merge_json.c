@@ -102,12 +102,13 @@ static int read_profiles(const char *path, struct json_object *top, struct px_me
 		struct json_object *p = json_object_array_get_idx(profs, i);
 		struct json_object *rows = member(p, "entries", json_type_array);
 		const char *event = string_of(p, "event");
-		double samples = 0, nrows = 0;
+		double samples = 0, nrows = 0, set = 0;
 
 		if (!event || !rows || !number_of(p, "samples", &samples) ||
 		    !number_of(p, "rows", &nrows))
 			return bad(path, "a profile without its event, samples, rows or entries");
-		if (px_merge_add_prof(in, event, (uint64_t)samples, (size_t)nrows))
+		number_of(p, "set", &set);
+		if (px_merge_add_prof(in, event, (long)set, (uint64_t)samples, (size_t)nrows))
 			return -ENOMEM;
 		for (size_t r = 0; r < json_object_array_length(rows); r++) {
 			struct json_object *row = json_object_array_get_idx(rows, r);
@@ -116,7 +117,7 @@ static int read_profiles(const char *path, struct json_object *top, struct px_me
 
 			if (!name || !module || !number_of(row, "value", &n))
 				return bad(path, "a profile entry without its symbol, module or value");
-			if (px_merge_add_row(in, event, name, module, (uint64_t)n))
+			if (px_merge_add_row(in, name, module, (uint64_t)n))
 				return -ENOMEM;
 		}
 	}

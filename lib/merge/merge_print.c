@@ -44,12 +44,14 @@ static void text_stats(FILE *f, const struct px_merge *m)
 		"mean", "max", "rank", "max/mean");
 	for (size_t e = 0; e < m->nstats; e++) {
 		const struct px_merge_stat *st = &m->stats[e];
+		char label[256];
 
+		px_merge_label(st->name, st->set, label, sizeof(label));
 		if (!st->n) {
-			fprintf(f, "%-28s <not counted in any rank>\n", st->name);
+			fprintf(f, "%-28s <not counted in any rank>\n", label);
 			continue;
 		}
-		fprintf(f, "%-28s %16.0f %14.0f %6ld %16.2f %14.0f %6ld ", st->name, st->sum,
+		fprintf(f, "%-28s %16.0f %14.0f %6ld %16.2f %14.0f %6ld ", label, st->sum,
 			st->min, st->min_rank, st->mean, st->max, st->max_rank);
 		if (isnan(st->imbalance))
 			fprintf(f, "%9s", "-");
@@ -84,7 +86,10 @@ static void text_shares(FILE *f, const struct px_merge *m, const struct px_merge
 static void text_profile(FILE *f, const struct px_merge *m, const struct px_merge_profile *p,
 			 size_t top)
 {
-	fprintf(f, "\n# profile of %s over %zu ranks: %" PRIu64 " samples\n", p->event, m->nin,
+	char label[256];
+
+	px_merge_label(p->event, p->set, label, sizeof(label));
+	fprintf(f, "\n# profile of %s over %zu ranks: %" PRIu64 " samples\n", label, m->nin,
 		p->samples);
 	if (p->cut)
 		fprintf(f, "# %zu rank%s' profiles were cut at pfmon's --profile-top: below its cut a function counts 0 there (run pfmon with --profile-top=0 for exact shares)\n",
@@ -117,6 +122,7 @@ static struct px_row merged_row(const struct px_merge_stat *st, const struct px_
 	struct px_row row = px_row_make("merged");
 
 	row.name = st->name;
+	row.set = st->set;
 	row.ranks = (long)st->n;
 	row.run = run;
 	if (!st->n)
@@ -146,6 +152,7 @@ static struct px_row profile_size_row(const struct px_merge_profile *p, size_t t
 	struct px_row row = px_row_make("profile_size");
 
 	row.name = p->event;
+	row.set = p->set;
 	row.value = (double)p->samples;
 	row.rows = (long)p->nfuncs;
 	row.position = (long)shown(p, top);
@@ -161,6 +168,7 @@ static struct px_row profile_row(const struct px_merge_profile *p, size_t i,
 	const struct px_merge_func *fn = &p->funcs[i];
 
 	row.name = p->event;
+	row.set = p->set;
 	row.position = (long)i + 1;
 	row.value = (double)fn->samples;
 	row.share_pct = pct(fn->samples, p->samples);
@@ -179,6 +187,7 @@ static struct px_row share_row(const struct px_merge_profile *p, size_t i, size_
 	const struct px_merge_func *fn = &p->funcs[i];
 
 	row.name = p->event;
+	row.set = p->set;
 	row.position = (long)i + 1;
 	row.value = (double)fn->per_rank[r];
 	row.share_pct = pct(fn->per_rank[r], fn->samples);
@@ -228,6 +237,8 @@ static void json_profile(FILE *f, const struct px_merge *m, const struct px_merg
 
 	fputs("{\"event\":", f);
 	px_json_string(f, p->event);
+	if (p->set >= 0)
+		fprintf(f, ",\"set\":%ld", p->set);
 	fprintf(f, ",\"samples\":%" PRIu64 ",\"rows\":%zu,\"cut_ranks\":%zu,\"entries\":[",
 		p->samples, p->nfuncs, p->cut);
 	for (size_t i = 0; i < shown(p, top); i++) {

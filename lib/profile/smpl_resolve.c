@@ -286,6 +286,25 @@ void px_smpl_result_free(struct px_smpl_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* Every sampling event has its profile, added first, set by set (below):
+ * the profile's event e is the e-th sampling event. */
+void px_smpl_result_event(const struct px_smpl_result *r, size_t e,
+			  const char **name, long *set)
+{
+	const struct px_smpl_session_opts *o = &r->session->o;
+
+	for (size_t s = 0; s < o->mon.nsets; s++)
+		for (size_t i = 0; i < o->mon.sets[s].n; i++) {
+			if (!o->pmds[s][i].long_period || e--)
+				continue;
+			*name = o->mon.sets[s].events[i].name;
+			*set = (long)s;
+			return;
+		}
+	*name = "?";
+	*set = -1;
+}
+
 int px_smpl_resolve(const struct px_smpl_session *s, const struct px_smpl_resolve_opts *ro,
 		    struct px_smpl_result *result, px_smpl_resolved_fn fn, void *arg)
 {

@@ -74,4 +74,10 @@ int px_smpl_resolve(const struct px_smpl_session *s, const struct px_smpl_resolv
 		    struct px_smpl_result *r, px_smpl_resolved_fn fn, void *arg);
 void px_smpl_result_free(struct px_smpl_result *r);
 
+/* The event and set of r's profile event e (px_profile_event() is its
+ * label, "EVENT (set S)" with several sets): set's event i, in the order
+ * of the sets and events; "?" and set -1 for samples of no known event. */
+void px_smpl_result_event(const struct px_smpl_result *r, size_t e,
+			  const char **name, long *set);
+
 #endif

@@ -15,7 +15,7 @@
 /* The schema's version: a CSV file's "schema" column and a JSON
  * document's "schema" member.  2: one header for perfex and pfmon,
  * counting and sampling. */
-#define PX_SCHEMA 2
+#define PX_SCHEMA 3
 
 struct px_row {
 	/* count, metric, elapsed, interval, summary, samples, profile_size,

@@ -258,13 +258,34 @@ static void text_cg_tree(FILE *f, const struct px_smpl_result *r, size_t ev,
 
 static const struct cg_printer text_cg = { text_cg_head, text_cg_func, text_cg_tree, NULL };
 
+/* Rows of profile event ev name its event and set, as the counts do. */
+static struct px_row event_row(const struct px_smpl_result *r, const char *record, size_t ev)
+{
+	struct px_row row = px_row_make(record);
+
+	px_smpl_result_event(r, ev, &row.name, &row.set);
+	return row;
+}
+
+/* JSON: the head of profile event ev's object, {"event":NAME,"set":S, */
+static void json_event_head(FILE *f, const struct px_smpl_result *r, size_t ev, bool first)
+{
+	const char *name;
+	long set;
+
+	px_smpl_result_event(r, ev, &name, &set);
+	fputs(first ? "{\"event\":" : ",{\"event\":", f);
+	px_json_string(f, name);
+	if (set >= 0)
+		fprintf(f, ",\"set\":%ld", set);
+}
+
 /* A function of event ev's call graph: its children and self samples. */
 static struct px_row cg_func_row(const struct px_smpl_result *r, size_t ev, size_t rank,
 				 const struct px_cg_func *fn)
 {
-	struct px_row row = px_row_make("callgraph");
+	struct px_row row = event_row(r, "callgraph", ev);
 
-	row.name = px_profile_event(r->profile, ev);
 	row.position = (long)rank;
 	row.value = (double)fn->total;
 	row.share_pct = fn->total_pct;
@@ -279,9 +300,8 @@ static struct px_row cg_func_row(const struct px_smpl_result *r, size_t ev, size
 static struct px_row cg_node_row(const struct px_smpl_result *r, size_t ev,
 				 enum px_cg_direction dir, const struct px_cg_node *v, size_t i)
 {
-	struct px_row row = px_row_make(dir == PX_CG_CALLERS ? "callers" : "callees");
+	struct px_row row = event_row(r, dir == PX_CG_CALLERS ? "callers" : "callees", ev);
 
-	row.name = px_profile_event(r->profile, ev);
 	row.root = px_cg_frame_name(r->cg, v[0].frame);
 	row.depth = (long)v[i].depth;
 	row.value = (double)v[i].count;
@@ -319,8 +339,7 @@ static const struct cg_printer csv_cg = { csv_cg_head, csv_cg_func, csv_cg_tree,
 
 static void json_cg_head(FILE *f, const struct px_smpl_result *r, size_t ev, bool first)
 {
-	fputs(first ? "{\"event\":" : ",{\"event\":", f);
-	px_json_string(f, px_profile_event(r->profile, ev));
+	json_event_head(f, r, ev, first);
 	fprintf(f, ",\"samples\":%" PRIu64 ",\"functions\":[", px_cg_total(r->cg, ev));
 }
 
@@ -474,9 +493,8 @@ static size_t summary_figures(const struct px_smpl_result *r, struct summary_fig
 static struct px_row profile_row(const struct px_smpl_result *r, size_t e,
 				 const struct px_profile_entry *v, long position)
 {
-	struct px_row row = px_row_make("profile");
+	struct px_row row = event_row(r, "profile", e);
 
-	row.name = px_profile_event(r->profile, e);
 	row.value = (double)v->count;
 	row.share_pct = v->pct;
 	row.position = position;
@@ -523,8 +541,7 @@ static void print_csv(FILE *f, const struct px_smpl_result *r, struct px_out *o)
 		 * file from both */
 		rows = nonzero_rows(v, n);
 		shown = (long)(top && top < rows ? top : rows);
-		row = px_row_make("profile_size");
-		row.name = px_profile_event(r->profile, e);
+		row = event_row(r, "profile_size", e);
 		row.value = (double)px_profile_total(r->profile, e);
 		row.rows = (long)rows;
 		row.position = shown;
@@ -571,8 +588,7 @@ static void print_json(FILE *f, const struct px_smpl_result *r, const struct px_
 
 		if (px_profile_rank(r->profile, e, &v, &n))
 			continue;
-		fputs(e ? ",{\"event\":" : "{\"event\":", f);
-		px_json_string(f, px_profile_event(r->profile, e));
+		json_event_head(f, r, e, !e);
 		fprintf(f, ",\"samples\":%" PRIu64 ",\"by\":\"%s\",\"rows\":%zu,\"entries\":[",
 			px_profile_total(r->profile, e), px_profile_by_name(r->o.by), nonzero_rows(v, n));
 		for (size_t i = 0, shown = 0; i < n && (!top || shown < top); i++) {

@@ -16,7 +16,7 @@ head = sys.argv[2].split(",")
 assert rows[0] == head, rows[0]
 assert all(len(r) == len(head) for r in rows), rows
 rows = [dict(zip(head, r)) for r in rows[1:]]
-assert all(r["schema"] == "2" for r in rows), rows
+assert all(r["schema"] == "3" for r in rows), rows
 # no launcher: rank 0 of 1 on this host, no job
 assert all((r["rank"], r["size"], r["host"]) == ("0", "1", rows[0]["host"]) and r["host"]
            and r["job"] == "" for r in rows), rows
@@ -54,7 +54,7 @@ print("ok")' "$stderr"
 @test "CSV: a multi-character separator" {
 	run -0 --separate-stderr "$PERFEX" -x ' | ' -e page-faults true
 	assert_regex "$stderr" "^schema \| record \| unit \| pid"
-	assert_regex "$stderr" "2 \| count \| all \|  \|  \|  \| 0 \| page-faults \| [0-9]+ \| "
+	assert_regex "$stderr" "3 \| count \| all \|  \|  \|  \| 0 \| page-faults \| [0-9]+ \| "
 }
 
 @test "CSV with -r: runs, stddev, min and max" {
@@ -77,7 +77,7 @@ print("ok")' "$stderr"
 	run -0 python3 - "$BATS_TEST_TMPDIR/out.json" "$W/spin" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["schema"] == 2 and d["tool"] == "perfex"
+assert d["schema"] == 3 and d["tool"] == "perfex"
 assert d["command"] == [sys.argv[2], "20", "3"], d["command"]
 assert d["backend"] == "perf" and d["runs"] == 1 and d["exit_status"] == 3
 assert d["elapsed_seconds"] > 0 and d["elapsed_stddev"] == 0

@@ -73,7 +73,7 @@ csv_get() {
 }
 
 # schema_row [-s SEP] COLUMN=VALUE...: the row of the schema's CSV (SEP
-# between columns, default ,) with those columns, the schema's version (2)
+# between columns, default ,) with those columns, the schema's version (3)
 # unless given, every other column empty.
 schema_row() {
 	local sep=,
@@ -84,7 +84,7 @@ schema_row() {
 	awk -v head="$SCHEMA_HEADER" -v sep="$sep" 'BEGIN {
 		n = split(head, H, ",")
 		for (i = 1; i <= n; i++) known[H[i]] = 1
-		R["schema"] = 2
+		R["schema"] = 3
 		for (i = 1; i < ARGC; i++) {
 			k = ARGV[i]; sub(/=.*/, "", k)
 			if (!(k in known)) { print "schema_row: no column " k > "/dev/stderr"; exit 2 }

@@ -174,7 +174,7 @@ check_scaling() {
 	run -0 --separate-stderr "$PFMON" --json "${args[@]}"
 	python3 -c 'import json, sys
 d = json.loads(sys.stdin.read())
-assert d["schema"] == 2, d
+assert d["schema"] == 3, d
 ev = [e for e in d["events"] if e["name"] == "page-faults"][0]
 assert ev["status"] == "scaled" and ev["ci95_pct"] >= 0, ev' <<<"$output"
 	# one set, counted whole: no interval to print
@@ -274,7 +274,7 @@ TASK_CLOCK_SHORT=10000000
 	python3 -c '
 import json, sys
 d = json.loads(sys.argv[1])
-assert d["schema"] == 2, d
+assert d["schema"] == 3, d
 agg = d["events"][0]["value"]
 per = sum(u["events"][0]["value"] for u in d["units"])
 assert agg == per, (agg, per)

@@ -144,7 +144,7 @@ assert n > 100, n' "$T/s.json"
 import json, sys
 d = json.loads(sys.stdin.read())
 g = d["callgraph"][0]
-assert d["schema"] == 2 and "call_chains" not in d, d.keys()
+assert d["schema"] == 3 and "call_chains" not in d, d.keys()
 f = {x["symbol"]: x for x in g["functions"]}
 assert f["leaf"]["value"] == g["samples"] or f["leaf"]["self"] > 0
 assert all(x["name"] == "cpu-clock" for x in g["functions"]), g["functions"]

@@ -34,7 +34,7 @@ as_rank() {
 	python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert (d["schema"], d["tool"], d["rank"], d["size"], d["host"], d["job"]) == (2, "perfex", 2, 4, sys.argv[2], "77"), d
+assert (d["schema"], d["tool"], d["rank"], d["size"], d["host"], d["job"]) == (3, "perfex", 2, 4, sys.argv[2], "77"), d
 ' "$f" "$HOST"
 	# %p is perfex's own pid: one file, named by a number
 	run -0 "$PERFEX" -e page-faults -o "$T/p.%p.txt" true
@@ -94,7 +94,7 @@ assert (d["rank"], d["size"], d["job"]) == (1, 3, "555"), d' "$stderr"
 	python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert (d["schema"], d["tool"], d["rank"], d["size"], d["job"]) == (2, "pfmon", 1, 2, "88"), d' "$T/m1.json"
+assert (d["schema"], d["tool"], d["rank"], d["size"], d["job"]) == (3, "pfmon", 1, 2, "88"), d' "$T/m1.json"
 }
 
 # four ranks of perfex, rank r touching (r+1)*1000 pages
@@ -113,7 +113,7 @@ import json, sys
 rep = json.loads(sys.argv[1])
 vals = [json.load(open("%s/c.%d.json" % (sys.argv[2], r)))["events"][0]["value"] for r in range(4)]
 assert (rep["schema"], rep["tool"], rep["kind"], rep["ranks"], rep["size"], rep["job"]) == \
-       (2, "pfmon-report", "perfex counts", 4, 4, "42"), rep
+       (3, "pfmon-report", "perfex counts", 4, 4, "42"), rep
 pf = rep["events"][0]
 assert pf["name"] == "page-faults" and pf["ranks"] == 4, pf
 assert pf["value"] == sum(vals) and pf["min"] == min(vals) and pf["max"] == max(vals), (pf, vals)
@@ -130,7 +130,7 @@ PY
 	assert_line --regexp '^page-faults +[0-9]+ +[0-9]+ +0 +[0-9.]+ +[0-9]+ +3 +1\.5[0-9]{2}$'
 	run -0 "$REPORT" -x';' "$T"/c.*.json
 	assert_line --index 0 "$(tr , ';' <<<"$SCHEMA_HEADER")"
-	assert_line --regexp "^$(schema_row -s ';' record=merged name=page-faults value='[0-9]+' min='[0-9]+' \
+	assert_line --regexp "^$(schema_row -s ';' record=merged set=0 name=page-faults value='[0-9]+' min='[0-9]+' \
 		max='[0-9]+' mean='[0-9.]+' imbalance='1\.5[0-9]{3}' min_rank=0 max_rank=3 ranks=4 size=4 job=42)\$"
 }
 
@@ -157,7 +157,7 @@ print("value=%d min=%d max=%d mean=%.2f imbalance=%.4f" % (sum(vals), min(vals),
 PY
 )
 		# shellcheck disable=SC2086  # the words are COLUMN=VALUE
-		want=$(schema_row record=merged name=page-faults $want min_rank=0 max_rank=3 ranks=4 size=4 job=42)
+		want=$(schema_row record=merged set=0 name=page-faults $want min_rank=0 max_rank=3 ranks=4 size=4 job=42)
 		[ "$row" = "$want" ] || { echo "report: $row, files: $want"; false; }
 	done
 	# pfmon's counts CSV, with the aggregate rows
@@ -165,7 +165,7 @@ PY
 		as_rank "$r" 2 7 "$PFMON" -e "$UPROBE" -x, --outfile="$T/m.%r.csv" "$W/calls" $(((r + 1) * 500))
 	done
 	run -0 "$REPORT" -x, "$T"/m.*.csv
-	assert_line "$(schema_row record=merged name="$UPROBE" value=1500 min=500 max=1000 mean=750.00 \
+	assert_line "$(schema_row record=merged set=0 name="$UPROBE" value=1500 min=500 max=1000 mean=750.00 \
 		imbalance=1.3333 min_rank=0 max_rank=1 ranks=2 size=2 job=7)"
 }
 
@@ -182,7 +182,7 @@ PY
 		python3 - "$output" <<'PY'
 import json, sys
 rep = json.loads(sys.argv[1])
-assert rep["schema"] == 2 and rep["kind"] == "pfmon sampling report", rep
+assert rep["schema"] == 3 and rep["kind"] == "pfmon sampling report", rep
 ev = rep["events"][0]
 assert (ev["value"], ev["min"], ev["max"], ev["max_rank"]) == (4000, 1000, 3000, 1), ev
 p = rep["profile"][0]

@@ -118,7 +118,7 @@ for i, r in enumerate(recs[1:-1]):
     assert r["index"] == i and int(r["ip"], 16) == int(sys.argv[2], 16), r
     assert int(r["last_reset"], 16) == (1 << 64) - 2, r
 out = json.loads(sys.argv[3])
-assert out["schema"] == 2, out
+assert out["schema"] == 3, out
 assert out["summary"]["samples"] == 1500 and out["summary"]["lost"] == 0, out
 assert out["profile"][0]["entries"][0]["symbol"] == "counted_function", out
 PY

@@ -133,7 +133,7 @@ teardown() {
 		--long-smpl-periods=100000 "$W/spin" 250
 	run -0 python3 -c 'import json, sys
 lines = [json.loads(l) for l in sys.stdin if l.strip()]
-assert all(l["schema"] == 2 for l in lines), lines
+assert all(l["schema"] == 3 for l in lines), lines
 iv = [l for l in lines if l.get("record") == "interval"]
 last = lines[-1]["summary"]
 print(sum(l["value"] for l in iv if l["name"] == "samples") == last["samples"], len(iv) >= 4)' <<<"$output"

@@ -48,7 +48,7 @@ for s, func in ((0, "first_function"), (1, "second_function")):
     # host about once a run) has counted one call it did not sample
     assert 0 < e["raw"] <= count[s]["raw"] <= e["raw"] + runs[s], (e, count[s], out["summary"])
     assert 0 < e["active_pct"] < 100 and e["status"] == "scaled", e
-    prof = [p for p in out["profile"] if p["event"].endswith("(set %d)" % s)][0]
+    prof = [p for p in out["profile"] if p["event"] == e["name"] and p["set"] == s][0]
     assert prof["entries"][0]["symbol"] == func and prof["samples"] == e["raw"], prof
 # the sample file: set 0's samples are first_function's, set 1's second's
 rows = [r for r in map(json.loads, open(sys.argv[2])) if "tstamp" in r]
@@ -98,13 +98,15 @@ for s, n in ((0, 5), (1, 3)):
 PY
 }
 
-# pct EVENT FUNC from a JSON output: the function's share of the event's samples
-pct() { # json event-suffix func
+# pct JSON EVENT SET FUNC: the function's share of the samples of the
+# event of that set (each profile names its event and set, as the counts)
+pct() { # json event set func
 	python3 -c '
 import json, sys
 out = json.load(open(sys.argv[1]))
-p = [p for p in out["profile"] if p["event"].endswith(sys.argv[2])][0]
-print([e for e in p["entries"] if e["symbol"] == sys.argv[3]][0]["share_pct"])' "$@"
+p = [p for p in out["profile"] if p["event"] == sys.argv[2] and p["set"] == int(sys.argv[3])][0]
+assert all(e["name"] == p["event"] and e["set"] == p["set"] for e in p["entries"])
+print([e for e in p["entries"] if e["symbol"] == sys.argv[4]][0]["share_pct"])' "$@"
 }
 
 @test "two sets sampling cpu-clock and task-clock on split: each hot share within 3 points of one set's" {
@@ -114,9 +116,9 @@ print([e for e in p["entries"] if e["symbol"] == sys.argv[3]][0]["share_pct"])' 
 	run -0 --separate-stderr "$PFMON" --json -e cpu-clock --long-smpl-periods=100000 \
 		-e task-clock --long-smpl-periods=100000 --switch-timeout=10 --profile-top=0 "$W/split" 3000
 	echo "$output" > "$T/two.json"
-	one=$(pct "$T/one.json" cpu-clock heavy_function)
-	a=$(pct "$T/two.json" "(set 0)" heavy_function)
-	b=$(pct "$T/two.json" "(set 1)" heavy_function)
+	one=$(pct "$T/one.json" cpu-clock 0 heavy_function)
+	a=$(pct "$T/two.json" cpu-clock 0 heavy_function)
+	b=$(pct "$T/two.json" task-clock 1 heavy_function)
 	echo "heavy_function: one set $one%, set 0 $a%, set 1 $b%"
 	python3 -c "import sys; o, a, b = map(float, sys.argv[1:]); assert abs(a - o) <= 3 and abs(b - o) <= 3" "$one" "$a" "$b"
 }
@@ -134,6 +136,11 @@ print([e for e in p["entries"] if e["symbol"] == sys.argv[3]][0]["share_pct"])' 
 		"^[0-9]+,[0-9]+,[0-9.]+,[0-9.]+$"
 	assert_regex "$(csv_get "$output" raw count unit=all name="$SECOND" set=1)" "^[0-9]+$"
 	assert_regex "$(csv_get "$output" value summary name=set_runs set=1)" "^[0-9]+$"
+	# each profile's rows name the event and its set, as the counts do
+	assert_equal "$(csv_get "$output" symbol profile name="$SECOND" set=1 | head -n 1)" second_function
+	csv_get "$output" value profile_size name="$FIRST" set=0 | grep -qE '^[0-9]+$'
+	run -0 schema_awk 'v("record") ~ /^profile/ && v("name") ~ /\(set/' <<<"$output"
+	assert_output ""
 }
 
 @test "sampling options of sets: every bad combination is refused with what to do" {

@@ -6,7 +6,7 @@ usage: tests/cli/ranks.py COMMAND ARG...
 
 Per-rank files (perfex --json or -x, pfmon --json or -x, counting or
 sampling; the kind is told from the content), in the output schema of
-README.md "Output schema (CSV and JSON)" (version 2; another is refused):
+README.md "Output schema (CSV and JSON)" (version 3; another is refused):
   context FILE        "RANK SIZE HOST JOB" as the file records them (JOB
                       "-" when the file says there is none)
   get FILE KEY        a top-level member of a JSON file ("null" for none)
@@ -57,7 +57,7 @@ class Missing(Exception):
     pass
 
 
-SCHEMA = 2
+SCHEMA = 3
 
 
 def load(path):

@@ -3,7 +3,7 @@
 # (tests/module, tests/hw), whose awk is busybox's.
 
 # csv_rows FILE COLUMNS [KEY=VALUE...]: the COLUMNS (header names, comma
-# separated) of each row of a -x, CSV file (perfex's, pfmon's: schema 2,
+# separated) of each row of a -x, CSV file (perfex's, pfmon's: schema 3,
 # README.md) whose KEY columns hold those VALUEs, comma separated, one
 # row a line; FILE - reads standard input (csv_rows - ... <<<"$output").
 # Fails on a column the header does not have, or a row before the header.

@@ -151,11 +151,11 @@ Architecture: all"
 		run -0 on_arm64 "$STAGE/usr/bin/$name" --version
 		assert_output "$name $VERSION"
 	done
-	# two ranks' perfex --json files (schema 2, read with json-c): 100
+	# two ranks' perfex --json files (schema 3, read with json-c): 100
 	# and 300 page faults
 	for r in 0 1; do
 		v=$(((2 * r + 1) * 100))
-		printf '{"schema":2,"tool":"perfex","rank":%d,"size":2,"host":"node%d","job":"42","command":["true"],"backend":"perf","runs":1,"exit_status":0,"elapsed_seconds":0.5,"elapsed_stddev":0.0,"events":[{"name":"page-faults","encoding":"perf::PERF_COUNT_SW_PAGE_FAULTS:u=1:k=1:excl=0:mg=0:mh=1","set":0,"status":"counted","value":%d,"raw":%d,"active_pct":100.00,"ci95_pct":0.00,"user_only":false,"runs":1,"stddev":0.00,"min":%d,"max":%d}],"metrics":[]}\n' \
+		printf '{"schema":3,"tool":"perfex","rank":%d,"size":2,"host":"node%d","job":"42","command":["true"],"backend":"perf","runs":1,"exit_status":0,"elapsed_seconds":0.5,"elapsed_stddev":0.0,"events":[{"name":"page-faults","encoding":"perf::PERF_COUNT_SW_PAGE_FAULTS:u=1:k=1:excl=0:mg=0:mh=1","set":0,"status":"counted","value":%d,"raw":%d,"active_pct":100.00,"ci95_pct":0.00,"user_only":false,"runs":1,"stddev":0.00,"min":%d,"max":%d}],"metrics":[]}\n' \
 			"$r" "$r" "$v" "$v" "$v" "$v" >"$BATS_TEST_TMPDIR/rank$r.json"
 	done
 	run -0 on_arm64 "$STAGE/usr/bin/pfmon-report" "$BATS_TEST_TMPDIR/rank0.json" "$BATS_TEST_TMPDIR/rank1.json"

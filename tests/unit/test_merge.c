@@ -25,7 +25,7 @@ static const char *put(const char *name, const char *text)
 	return p;
 }
 
-#define RUN(r, n, job) "\"schema\":2,\"rank\":" #r ",\"size\":" #n ",\"host\":\"h\",\"job\":" job
+#define RUN(r, n, job) "\"schema\":3,\"rank\":" #r ",\"size\":" #n ",\"host\":\"h\",\"job\":" job
 
 /* The schema's columns (README "Output schema"), in order. */
 static const char *const columns[] = {
@@ -39,7 +39,7 @@ static const char *const columns[] = {
 
 /* Append to text the header with sep (kv NULL) or a row: kv holds
  * "column=value" pairs split by '|' (the value as written, quotes and
- * all); the other columns are empty, schema is 2 unless kv says. */
+ * all); the other columns are empty, schema is 3 unless kv says. */
 static void csv_line(char *text, size_t len, const char *sep, const char *kv)
 {
 	size_t at = strlen(text);
@@ -49,7 +49,7 @@ static void csv_line(char *text, size_t len, const char *sep, const char *kv)
 		size_t vlen = strlen(v), cl = strlen(columns[c]);
 
 		if (kv && c == 0)
-			v = "2", vlen = 1;
+			v = "3", vlen = 1;
 		for (const char *k = kv; k && *k; k += strcspn(k, "|"), k += *k == '|') {
 			if (!strncmp(k, columns[c], cl) && k[cl] == '=') {
 				v = k + cl + 1;
@@ -79,7 +79,7 @@ static const char *perfex_json(int rank, double pf)
 	static int k;
 	char *b = buf[k++ % 4];
 
-	snprintf(b, sizeof(buf[0]), "{\"schema\":2,\"tool\":\"perfex\",\"rank\":%d,\"size\":4,\"host\":\"n%d\",\"job\":\"9\","
+	snprintf(b, sizeof(buf[0]), "{\"schema\":3,\"tool\":\"perfex\",\"rank\":%d,\"size\":4,\"host\":\"n%d\",\"job\":\"9\","
 		 "\"command\":[\"x\"],\"events\":[{\"name\":\"page-faults\",\"status\":\"counted\",\"value\":%.0f},"
 		 "{\"name\":\"cycles\",\"status\":\"not supported\",\"value\":null}]}\n",
 		 rank, rank % 2, pf);
@@ -159,14 +159,14 @@ static void csv_forms(void)
 		"record=elapsed|name=seconds|value=0.2|rank=1|size=2|host=h|job=j", NULL });
 	is_int(px_merge_read(p, &in), 0, "pfmon counts CSV");
 	ok(in.kind == PX_MERGE_PFMON, "pfmon's counts");
-	ok(in.nevents == 2 && in.events[0].value == 7 && !strcmp(in.events[1].name, "page-faults (set 1)") &&
-	   in.events[1].value == 9, "the aggregate rows, the set named past set 0");
+	ok(in.nevents == 2 && in.events[0].value == 7 && !strcmp(in.events[1].name, "page-faults") &&
+	   in.events[1].set == 1 && in.events[1].value == 9, "the aggregate rows, each with its set");
 	is_str(in.job, "j", "its job");
 	px_merge_input_free(&in);
 
 	/* pfmon JSON with interval lines before the report */
 	p = put("m.json",
-		"{\"schema\":2,\"record\":\"interval\",\"rank\":0,\"size\":1,\"host\":\"h\",\"job\":null,\"name\":\"task-clock\",\"set\":0,\"value\":1,\"seconds\":0.1}\n"
+		"{\"schema\":3,\"record\":\"interval\",\"rank\":0,\"size\":1,\"host\":\"h\",\"job\":null,\"name\":\"task-clock\",\"set\":0,\"value\":1,\"seconds\":0.1}\n"
 		"{\"tool\":\"pfmon\"," RUN(0, 1, "null") ",\"events\":[{\"set\":0,\"name\":\"task-clock\",\"status\":\"counted\",\"value\":5}]}\n");
 	is_int(px_merge_read(p, &in), 0, "pfmon JSON after interval lines");
 	ok(in.kind == PX_MERGE_PFMON && in.nevents == 1 && in.events[0].value == 5, "the report's count");
@@ -185,11 +185,11 @@ static const char *sampling_csv(const char *name, int rank, int work, int other,
 	/* the sampled event's count: not what is merged */
 	snprintf(r[3], sizeof(r[3]), "record=count|unit=all|set=0|name=task-clock|value=999|raw=999|status=counted|rank=%d|size=2|host=h",
 		 rank);
-	snprintf(r[4], sizeof(r[4]), "record=profile_size|name=task-clock|value=%d|rows=%d|position=2|rank=%d|size=2|host=h",
+	snprintf(r[4], sizeof(r[4]), "record=profile_size|set=0|name=task-clock|value=%d|rows=%d|position=2|rank=%d|size=2|host=h",
 		 work + other, rows, rank);
-	snprintf(r[5], sizeof(r[5]), "record=profile|name=task-clock|position=1|value=%d|symbol=work|module=/bin/app|rank=%d|size=2|host=h",
+	snprintf(r[5], sizeof(r[5]), "record=profile|set=0|name=task-clock|position=1|value=%d|symbol=work|module=/bin/app|rank=%d|size=2|host=h",
 		 work, rank);
-	snprintf(r[6], sizeof(r[6]), "record=profile|name=task-clock|position=2|value=%d|symbol=other|module=/bin/app|rank=%d|size=2|host=h",
+	snprintf(r[6], sizeof(r[6]), "record=profile|set=0|name=task-clock|position=2|value=%d|symbol=other|module=/bin/app|rank=%d|size=2|host=h",
 		 other, rank);
 	snprintf(r[7], sizeof(r[7]), "record=elapsed|name=seconds|value=1|rank=%d|size=2|host=h", rank);
 	return put_csv(name, ",", (const char *const[]){ r[0], r[1], r[2], r[3], r[4], r[5], r[6],
@@ -242,16 +242,16 @@ static void refusals(void)
 		{ ROW, "text", "\n perfex: counts for 'x'\n", "a text report?" },
 		{ ROW, "cut.json", "{\"tool\":\"perfex\",\"rank\":0", "not valid JSON" },
 		{ ROW, "two.json", "{\"tool\":\"perfex\"} x", "not valid JSON" },
-		{ ROW, "norank.json", "{\"schema\":2,\"tool\":\"perfex\",\"events\":[]}", "no rank, size and host" },
+		{ ROW, "norank.json", "{\"schema\":3,\"tool\":\"perfex\",\"events\":[]}", "no rank, size and host" },
 		{ ROW, "badrank.json", "{\"tool\":\"perfex\"," RUN(4, 4, "null") ",\"events\":[]}", "do not make sense" },
 		{ ROW, "other.json", "{\"a\":1}", "no \"tool\"" },
-		{ ROW, "noend.csv", HEADER "2,count,all,,,,0,x,1", "the last line has no end" },
-		{ ROW, "oldcsv.csv", "kind,name,value,raw,running_pct\nevent,x,1,1,100\n", "not a JSON or CSV output of perfex or pfmon of schema 2" },
-		{ ROW, "schema1.csv", HEADER "1,count,all,,,,0,x,1" ROW_END, "schema 1: this pfmon-report reads schema 2" },
+		{ ROW, "noend.csv", HEADER "3,count,all,,,,0,x,1", "the last line has no end" },
+		{ ROW, "oldcsv.csv", "kind,name,value,raw,running_pct\nevent,x,1,1,100\n", "not a JSON or CSV output of perfex or pfmon of schema 3" },
+		{ ROW, "schema1.csv", HEADER "1,count,all,,,,0,x,1" ROW_END, "schema 1: this pfmon-report reads schema 3" },
 		{ ROW, "fewcols.csv", "schema,record,name,value\n2,count,x,1\n", "no schema, record, name and value columns" },
-		{ ROW, "quote.csv", HEADER "2,count,all,,,,0,\"x,1" ROW_END, "a quote that does not end" },
+		{ ROW, "quote.csv", HEADER "3,count,all,,,,0,\"x,1" ROW_END, "a quote that does not end" },
 		{ ROW, "schema1.json", "{\"schema\":1,\"tool\":\"perfex\",\"rank\":0,\"size\":1,\"host\":\"h\",\"events\":[]}",
-		  "schema 1: this pfmon-report reads schema 2" },
+		  "schema 1: this pfmon-report reads schema 3" },
 	};
 	struct px_merge_input in;
 
