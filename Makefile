@@ -11,6 +11,8 @@ BINDIR = $(PREFIX)/bin
 BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR = $(PREFIX)/share/zsh/vendor-completions
 MANDIR = $(PREFIX)/share/man
+LIBDIR = $(PREFIX)/lib
+INCLUDEDIR = $(PREFIX)/include
 VERSION = $(shell cat VERSION)
 
 CC ?= cc
@@ -80,13 +82,30 @@ PUBLIC_HDRS = lib/base/cpulist.h lib/base/error.h lib/base/outfile.h \
 	lib/symbols/symbols.h lib/profile/profile.h lib/report/emit.h \
 	lib/report/report.h lib/report/mon_report.h lib/report/smpl_report.h \
 	lib/report/listing.h lib/profile/callgraph.h lib/base/bigbuf.h \
-	lib/report/flamegraph.h lib/base/runctx.h lib/merge/merge.h
+	lib/report/flamegraph.h lib/base/runctx.h lib/merge/merge.h \
+	lib/self/region_run.h
 PUBLIC_STAMP = $(B)/include/.done
-INTERNAL_CFLAGS = $(addprefix -I,$(LIB_DIRS))
+INTERNAL_CFLAGS = $(addprefix -I,$(LIB_DIRS)) -Iinclude
 LIB_SRCS := $(shell find lib -name '*.c') $(wildcard formats/*/lib/*.c)
 LIB_HDRS := $(shell find lib -name '*.h') $(wildcard formats/*/*.h) $(wildcard kernel/uapi/*.h)
 LIB_OBJS = $(LIB_SRCS:%.c=$(B)/obj/%.o)
 LIB = $(B)/libpx.a
+
+# libpx for programs (include/px_counters.h, include/px_region.h): a
+# shared library exporting those headers' functions alone (the library's
+# objects are built with hidden visibility, lib/self/api.h marks what is
+# public), a static one, and its pkg-config file.  The shared library
+# holds what lib/self needs: the event parser (libpfm4), the perf system
+# call, the schema's row writer.
+LIBPX_SONAME = libpx.so.0
+LIBPX_OBJS = $(patsubst %.c,$(B)/obj/%.o,$(wildcard lib/self/*.c) lib/event/events.c \
+	lib/event/uprobe.c lib/backend/perfev/perf_syscall.c lib/base/error.c \
+	lib/base/runctx.c lib/base/grow.c lib/base/scale.c lib/report/row.c lib/report/emit.c)
+LIBPX = $(B)/lib/$(LIBPX_SONAME) $(B)/lib/libpx.so $(B)/lib/libpx.a $(B)/lib/pkgconfig/libpx.pc
+PUBLIC_API_HDRS = include/px_counters.h include/px_region.h
+# The examples of README's "libpx" section, built against build/lib as a
+# program would be against the installed library.
+EXAMPLES = $(patsubst %.c,$(B)/%,$(wildcard examples/*.c))
 
 CMDS = $(B)/bin/perfex $(B)/bin/pfmon $(B)/bin/pfmon-report
 UNIT_SRCS = $(wildcard tests/unit/test_*.c)
@@ -109,7 +128,7 @@ WORKLOADS = $(WORKLOAD_SRCS:%.c=$(B)/%) $(B)/tests/workloads/refault \
 # The hardware-counter suite's programs (tests/hw): a reference counter
 # on plain perf_event_open, a workload of a known instruction count, and
 # a nest of calls for the call chains.
-HW_BINS = $(B)/tests/hw/hw_ref $(B)/tests/hw/nops $(B)/tests/hw/nest
+HW_BINS = $(B)/tests/hw/hw_ref $(B)/tests/hw/nops $(B)/tests/hw/nest $(B)/tests/hw/selfread
 
 # The man pages: scdoc sources in man/, roff pages in build/man.
 MAN_SRCS = $(wildcard man/*.1.scd)
@@ -144,7 +163,7 @@ all: $(CMDS) $(UNIT_BINS) $(MODULE_LIB_BINS) $(WORKLOADS) $(HW_BINS) arm64-modul
 arm64-modules:
 	+scripts/build-arm64-modules.sh
 else
-all: $(CMDS) $(UNIT_BINS) $(MODULE_LIB_BINS) $(WORKLOADS) $(HW_BINS) \
+all: $(CMDS) $(LIBPX) $(EXAMPLES) $(UNIT_BINS) $(MODULE_LIB_BINS) $(WORKLOADS) $(HW_BINS) \
      $(SYMBOLS_WORKLOAD) $(CALLGRAPH_WORKLOAD) $(MANS) $(MPI_WORKLOAD)
 endif
 
@@ -158,7 +177,7 @@ $(LIB): $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-LIB_COMPILE = $(CC) $(CFLAGS) $(INTERNAL_CFLAGS) -fvisibility=hidden -c -o $@ $<
+LIB_COMPILE = $(CC) $(CFLAGS) $(INTERNAL_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
 $(B)/obj/lib/%.o: lib/%.c
 	@mkdir -p $(@D)
 	$(LIB_COMPILE)
@@ -167,9 +186,34 @@ $(B)/obj/formats/%.o: formats/%.c
 	$(LIB_COMPILE)
 $(LIB_OBJS): $(LIB_HDRS)
 
-$(PUBLIC_STAMP): $(PUBLIC_HDRS)
+$(B)/lib/$(LIBPX_SONAME): $(LIBPX_OBJS)
 	@mkdir -p $(@D)
-	cp $(PUBLIC_HDRS) $(@D)/
+	$(CC) -shared -Wl,-soname,$(LIBPX_SONAME) -Wl,-z,defs -o $@ $^ -lpfm -lelf -lm -lpthread
+$(B)/lib/libpx.so: $(B)/lib/$(LIBPX_SONAME)
+	ln -sf $(LIBPX_SONAME) $@
+$(B)/lib/libpx.a: $(LIBPX_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+# libpx.pc for prefix $(1), libdir $(2) and includedir $(3) into $(4)
+# (make install writes its own, for where it installs)
+define libpx_pc
+	printf '%s\n' 'prefix=$(1)' 'libdir=$(2)' 'includedir=$(3)' '' \
+		'Name: libpx' 'Description: a program'"'"'s own performance counters and code-region markers' \
+		'Version: $(VERSION)' 'Libs: -L$${libdir} -lpx' 'Libs.private: -lpfm -lelf -lm -lpthread' \
+		'Cflags: -I$${includedir}' > $(4)
+endef
+$(B)/lib/pkgconfig/libpx.pc: Makefile VERSION $(PUBLIC_STAMP)
+	@mkdir -p $(@D)
+	$(call libpx_pc,$(CURDIR)/$(B),$(CURDIR)/$(B)/lib,$(CURDIR)/$(B)/include,$@)
+
+$(B)/examples/%: examples/%.c $(PUBLIC_API_HDRS) $(B)/lib/libpx.so
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -DPX_REGIONS -Iinclude -o $@ $< -L$(B)/lib -Wl,-rpath,$(CURDIR)/$(B)/lib -lpx -lpthread
+
+$(PUBLIC_STAMP): $(PUBLIC_HDRS) $(PUBLIC_API_HDRS)
+	@mkdir -p $(@D)
+	cp $(PUBLIC_HDRS) $(PUBLIC_API_HDRS) $(@D)/
 	touch $@
 
 $(B)/obj/cmd/cli.o: cmd/cli.c cmd/cli.h $(PUBLIC_STAMP)
@@ -221,6 +265,9 @@ $(B)/tests/hw/hw_ref: tests/hw/hw_ref.c
 $(B)/tests/hw/nops: tests/hw/nops.S
 	@mkdir -p $(@D)
 	$(CC) -static -nostdlib -o $@ $<
+$(B)/tests/hw/selfread: tests/hw/selfread.c $(LIB) $(PUBLIC_API_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iinclude -static -o $@ $< $(LIB) -lpfm -lelf -lz -lm -lpthread
 $(B)/tests/hw/nest: tests/hw/nest.c
 	@mkdir -p $(@D)
 	$(CC) -O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-inline \
@@ -287,9 +334,15 @@ module:
 	$(MAKE) -C kernel
 endif
 
-install: $(CMDS) $(MANS)
+install: $(CMDS) $(MANS) $(LIBPX)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(BASHCOMPDIR) \
-		$(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(MANDIR)/man1
+		$(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)
+	install -m 644 $(PUBLIC_API_HDRS) $(DESTDIR)$(INCLUDEDIR)/
+	install -m 755 $(B)/lib/$(LIBPX_SONAME) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(LIBPX_SONAME) $(DESTDIR)$(LIBDIR)/libpx.so
+	install -m 644 $(B)/lib/libpx.a $(DESTDIR)$(LIBDIR)/
+	$(call libpx_pc,$(PREFIX),$(LIBDIR),$(INCLUDEDIR),$(DESTDIR)$(LIBDIR)/pkgconfig/libpx.pc)
 	install -m 755 $(CMDS) $(DESTDIR)$(BINDIR)/
 	install -m 644 $(MANS) $(DESTDIR)$(MANDIR)/man1/
 	for f in completions/*.bash; do \
@@ -297,6 +350,8 @@ install: $(CMDS) $(MANS)
 	install -m 644 completions/_* $(DESTDIR)$(ZSHCOMPDIR)/
 
 uninstall:
+	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/,$(notdir $(PUBLIC_API_HDRS)))
+	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,$(LIBPX_SONAME) libpx.so libpx.a pkgconfig/libpx.pc)
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(CMDS)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANS)))
 	for f in completions/*.bash; do rm -f $(DESTDIR)$(BASHCOMPDIR)/$$(basename $$f .bash); done

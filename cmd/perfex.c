@@ -14,6 +14,7 @@
 #include "events.h"
 #include "listing.h"
 #include "outfile.h"
+#include "region_run.h"
 #include "report.h"
 #include "target.h"
 
@@ -30,7 +31,7 @@ struct options {
 	char *separator;
 	char *backend;
 	int repeat;
-	int info, list, long_list, json, verbose, help;
+	int info, list, long_list, json, verbose, help, regions;
 };
 
 static struct poptOption *option_table(struct options *o)
@@ -54,6 +55,8 @@ static struct poptOption *option_table(struct options *o)
 		  "list event names (matching PATTERN if given), then exit", NULL },
 		{ "long-list", 'L', POPT_ARG_NONE, &o->long_list, 0,
 		  "list events with descriptions, then exit", NULL },
+		{ "regions", 0, POPT_ARG_NONE, &o->regions, 0,
+		  "also count the command's code regions (libpx's PX_REGION_BEGIN/END markers) with the same events: per thread and region, calls and the sum, min, mean and max per call", NULL },
 		{ "verbose", 'v', POPT_ARG_NONE, &o->verbose, 0,
 		  "say which backend runs and how each event is encoded", NULL },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, cli_common_options, 0, NULL, NULL },
@@ -175,11 +178,47 @@ static int count(struct options *o, const struct px_backend *be,
 	return px_exec_exit_code(exec_errno);
 }
 
+/* --regions: the command's environment asks libpx for its regions, with
+ * the events of -e, in the output's format. */
+static int prepare_regions(const struct options *o, const struct px_out *how,
+			   struct px_region_run *rr)
+{
+	size_t len = 1;
+	char *events;
+	int ret;
+
+	for (size_t i = 0; i < o->nspecs; i++)
+		len += strlen(o->specs[i]) + 1;
+	events = calloc(1, len);
+	if (!events)
+		return px_fail(ENOMEM, "out of memory");
+	for (size_t i = 0; i < o->nspecs; i++)
+		strcat(strcat(events, i ? "," : ""), o->specs[i]);
+	ret = px_region_run_prepare(rr, events, how);
+	free(events);
+	return ret;
+}
+
+/* The regions before the counts: in CSV after the header and before the
+ * elapsed row, in JSON as lines before the document. */
+static int print_regions(struct px_region_run *rr, FILE *f, struct px_out *how)
+{
+	long n = px_region_run_print(rr, f, how);
+
+	px_region_run_end(rr);
+	if (n < 0)
+		return -1;
+	if (!n)
+		fprintf(stderr, "perfex: warning: --regions: the command marked no region (is it built with -DPX_REGIONS and linked with libpx, and did it call PX_REGION_BEGIN/END?)\n");
+	return 0;
+}
+
 int main(int argc, const char **argv)
 {
 	struct options o = { .repeat = 1 };
 	struct px_outfile out = { 0 };
 	struct px_report report = { 0 };
+	struct px_region_run regions = { 0 };
 	struct px_out how;
 	const struct px_backend *be;
 	poptContext pc;
@@ -201,14 +240,20 @@ int main(int argc, const char **argv)
 		fprintf(stderr, "perfex: backend %s\n", be->name);
 	if (o.output && px_outfile_open(&out, o.output, false))
 		return fail_runtime(&out);
+	px_out_init(&how, o.separator, o.json);
+	if (o.regions && prepare_regions(&o, &how, &regions))
+		return fail_runtime(&out);
 	ret = count(&o, be, cmd, &report, &out);
-	if (ret >= 0)
+	if (ret >= 0) {
+		px_region_run_end(&regions);
 		return ret;
+	}
 	for (size_t i = 0; o.verbose && i < o.nevents; i++)
 		if (o.events[i].kernel_dropped)
 			fprintf(stderr, "perfex: '%s' counts user space only: perf_event_paranoid forbids kernel counting\n",
 				o.events[i].name);
-	px_out_init(&how, o.separator, o.json);
+	if (o.regions && print_regions(&regions, out.f ? out.f : stderr, &how))
+		return fail_runtime(&out);
 	px_report_print(out.f ? out.f : stderr, &report, &how);
 	if (out.f && px_outfile_commit(&out)) {
 		fprintf(stderr, "perfex: %s\n", px_last_error());

@@ -3,16 +3,18 @@
 own layer or of layers below it, never above.
 
     base <- event <- backend <- session <- symbols <- profile <- report <- merge
+         <- self
 
 (merge, pfmon-report's reading of result files, sits on report's row
-writer.)  Usage: check-layers.py [ROOT]; prints each include that points
+writer; self, libpx's counters and region markers for programs, on the
+event parser, the perf system call and the row writer.)  Usage: check-layers.py [ROOT]; prints each include that points
 up as FILE: includes HEADER (LAYER) and exits 1 when there is one."""
 import os
 import re
 import sys
 
 LAYERS = ["base", "event", "backend", "session", "symbols", "profile",
-          "report", "merge"]
+          "report", "merge", "self"]
 
 
 def lib_files(lib):

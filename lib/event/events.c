@@ -130,8 +130,8 @@ static int read_user_env(void)
 }
 
 /* The executable's initialised data: glibc's start files and the linker
- * define these. */
-extern char __data_start[], _edata[];
+ * define these (weak: libpx's shared library has no such symbols) */
+extern char __data_start[] __attribute__((weak)), _edata[] __attribute__((weak));
 
 /*
  * Every pfm_initialize() reads and writes the description of each of
@@ -149,7 +149,7 @@ static void populate_data(void)
 	uintptr_t start = ((uintptr_t)__data_start + page - 1) & ~(page - 1);
 	uintptr_t end = ((uintptr_t)_edata + page - 1) & ~(page - 1);
 
-	if (!done && end > start)
+	if (!done && __data_start && _edata && end > start)
 		madvise((void *)start, end - start, MADV_POPULATE_WRITE);
 	done = true;
 }

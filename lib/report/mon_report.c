@@ -137,6 +137,7 @@ static void json_values(FILE *f, const struct px_monitor *m, const struct px_uni
 			struct px_row row = count_row(m, u, s, i);
 
 			row.seconds = NAN;	/* the document's elapsed_seconds */
+			row.pid = row.tid = row.cpu = -1;	/* the unit's */
 			fputs(first ? "" : ",", f);
 			px_row_json(f, &row);
 			first = false;

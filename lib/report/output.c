@@ -161,13 +161,14 @@ static struct px_row elapsed_row(const struct px_report *r)
 	return row;
 }
 
-static void print_csv(FILE *f, const struct px_report *r, const char *sep)
+static void print_csv(FILE *f, const struct px_report *r, struct px_out *o)
 {
 	struct px_metric metrics[PX_METRICS_MAX];
 	size_t nm = report_metrics(r, metrics);
+	const char *sep = o->sep;
 	struct px_row row;
 
-	px_row_csv_header(f, sep);
+	px_out_csv_header(f, o);
 	for (size_t i = 0; i < r->nevents; i++) {
 		row = event_row(r, i);
 		px_row_csv(f, sep, &row);
@@ -221,12 +222,12 @@ static void print_json(FILE *f, const struct px_report *r)
 	fputs("]}\n", f);
 }
 
-void px_report_print(FILE *f, const struct px_report *r, const struct px_out *o)
+void px_report_print(FILE *f, const struct px_report *r, struct px_out *o)
 {
 	if (o->kind == PX_OUT_JSON)
 		print_json(f, r);
 	else if (o->kind == PX_OUT_CSV)
-		print_csv(f, r, o->sep);
+		print_csv(f, r, o);
 	else
 		print_text(f, r);
 }

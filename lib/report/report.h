@@ -65,6 +65,6 @@ int px_report_count(const struct px_count_opts *o, struct px_child *first,
 		    struct px_report *r, int *exec_errno);
 
 /* In text, CSV or JSON as o says (README: "perfex output"). */
-void px_report_print(FILE *f, const struct px_report *r, const struct px_out *o);
+void px_report_print(FILE *f, const struct px_report *r, struct px_out *o);
 
 #endif

@@ -173,6 +173,9 @@ static void json_fields(FILE *f, const struct px_row *r)
 		fputs(",\"encoding\":", f);
 		px_json_string(f, r->encoding);
 	}
+	json_long(f, "pid", r->pid);
+	json_long(f, "tid", r->tid);
+	json_long(f, "cpu", r->cpu);
 	if (r->set >= 0)
 		fprintf(f, ",\"set\":%ld", r->set);
 	if (r->status) {

@@ -72,6 +72,34 @@ Architecture: all"
 	assert_output --partial 'libpopt0'
 }
 
+@test "libpx0 holds libpx's shared library, libpx-dev its headers, static library and pkg-config file" {
+	local ma lib dev
+	ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+	lib=$(deb_files "$PKG/libpx0_${VERSION}_amd64.deb")
+	dev=$(deb_files "$PKG/libpx-dev_${VERSION}_amd64.deb")
+	grep -qxF "/usr/lib/$ma/libpx.so.0" <<<"$lib"
+	for f in /usr/include/px_counters.h /usr/include/px_region.h "/usr/lib/$ma/libpx.so" \
+		"/usr/lib/$ma/libpx.a" "/usr/lib/$ma/pkgconfig/libpx.pc"; do
+		grep -qxF "$f" <<<"$dev" || fail "libpx-dev lacks $f"
+	done
+	run -0 dpkg-deb -f "$PKG/libpx-dev_${VERSION}_amd64.deb" Depends
+	assert_output --partial "libpx0 (= $VERSION)"
+	# the tools' package holds none of it
+	run grep -E 'libpx|/usr/include' <<<"$(deb_files "$PERFEX_DEB")"
+	assert_output ""
+	# a program builds against the unpacked packages with pkg-config
+	dpkg -x "$PKG/libpx0_${VERSION}_amd64.deb" "$BATS_TEST_TMPDIR/root"
+	dpkg -x "$PKG/libpx-dev_${VERSION}_amd64.deb" "$BATS_TEST_TMPDIR/root"
+	run -0 env PKG_CONFIG_SYSROOT_DIR="$BATS_TEST_TMPDIR/root" PKG_CONFIG_ALLOW_SYSTEM_LIBS=1 \
+		PKG_CONFIG_LIBDIR="$BATS_TEST_TMPDIR/root/usr/lib/$ma/pkgconfig" pkg-config --libs libpx
+	# shellcheck disable=SC2086  # words
+	cc -DPX_REGIONS -I"$BATS_TEST_TMPDIR/root/usr/include" -o "$BATS_TEST_TMPDIR/regions" \
+		"$ROOT/examples/regions.c" $output -lpthread
+	run -0 --separate-stderr env LD_LIBRARY_PATH="$BATS_TEST_TMPDIR/root/usr/lib/$ma" \
+		PX_REGIONS_EVENTS=page-faults PX_REGIONS_FORMAT=csv "$BATS_TEST_TMPDIR/regions" 5 0
+	assert_regex "$stderr" "3,region,,,[0-9]+,,,page-faults,50,"
+}
+
 @test "perfmon-dkms holds the modules' source where kernel/dkms.conf says, at VERSION" {
 	local f src=/usr/src/perfmon-$VERSION files
 	files=$(deb_files "$DKMS_DEB")

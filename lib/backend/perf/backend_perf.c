@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #define PARANOID_PATH "/proc/sys/kernel/perf_event_paranoid"
@@ -31,15 +30,6 @@ static struct perf_state *counters(struct px_group *g)
 	return (struct perf_state *)g;
 }
 
-int px_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
-		       int group_fd)
-{
-	int fd = (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd,
-			      PERF_FLAG_FD_CLOEXEC);
-
-	return fd < 0 ? -errno : fd;
-}
-
 static int read_paranoid(void)
 {
 	FILE *f = fopen(PARANOID_PATH, "r");
@@ -51,24 +41,6 @@ static int read_paranoid(void)
 		fclose(f);
 	}
 	return level;
-}
-
-void px_perf_event_attr(const struct px_event *ev, struct perf_event_attr *attr)
-{
-	memset(attr, 0, sizeof(*attr));
-	attr->size = sizeof(*attr);
-	attr->type = ev->type;
-	attr->config = ev->config;
-	attr->config1 = ev->config1;
-	attr->config2 = ev->config2;
-	if (ev->kind == PX_EVENT_BREAKPOINT) {
-		attr->bp_type = ev->bp_type;
-		attr->bp_addr = ev->bp_addr;
-		attr->bp_len = ev->bp_len;
-	}
-	attr->exclude_user = ev->exclude_user;
-	attr->exclude_kernel = ev->exclude_kernel;
-	attr->exclude_hv = ev->exclude_hv;
 }
 
 static void fill_attr(const struct px_event *ev, const struct px_target *t,

@@ -1,5 +1,5 @@
 /* perf_event_open(2) for the library's perf-based parts (counting in
- * backend_perf.c, sampling).  backend_perf.c holds the one call site. */
+ * backend_perf.c, sampling, libpx's own counters in lib/self). */
 #ifndef PX_PERF_SYSCALL_H
 #define PX_PERF_SYSCALL_H
 

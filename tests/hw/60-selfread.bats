@@ -1,0 +1,52 @@
+#!/usr/bin/env bats
+# libpx's reads of a program's own counters (include/px_counters.h):
+# selfread counts instructions at user level over N turns of a loop of
+# five instructions between two reads, in user space (the perf mmap page
+# and the counter: kernel.perf_user_access=1 on arm64, rdpmc on x86-64)
+# and, with PX_COUNTERS_READ=syscall, with read(2).  Each way gives the
+# loop's count exactly plus a constant: the instructions of one read
+# itself.
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load helpers
+	hw_setup
+	# arm64 grants user access to the counters only when asked
+	if [ -e /proc/sys/kernel/perf_user_access ]; then
+		OLD_USER_ACCESS=$(cat /proc/sys/kernel/perf_user_access)
+		echo 1 > /proc/sys/kernel/perf_user_access
+	fi
+	hw_pmu_names
+}
+
+teardown() {
+	[ -z "${OLD_USER_ACCESS:-}" ] || echo "$OLD_USER_ACCESS" > /proc/sys/kernel/perf_user_access
+	hw_teardown
+}
+
+# selfread_delta N [ENV...]: the instructions between selfread's two reads
+selfread_delta() {
+	local n=$1
+	shift
+	run -0 with_pmu env "$@" selfread "$PMU_INSTRUCTIONS:u" "$n"
+	DELTA=$(awk '$1 == "delta" { print $2 }' <<<"$output")
+	PATH_TAKEN=$(awk '$1 == "path" { print $2 }' <<<"$output")
+}
+
+@test "libpx reads a hardware counter in user space: the loop's count plus the read's own, as with read(2)" {
+	local n base user sys
+	for how in user syscall; do
+		if [ $how = user ]; then selfread_delta 0; else selfread_delta 0 PX_COUNTERS_READ=syscall; fi
+		assert_equal "$PATH_TAKEN" $how
+		base=$DELTA
+		echo "$how: one read costs $base instructions at user level" >&3
+		for n in 1000 100000; do
+			if [ $how = user ]; then selfread_delta $n; else selfread_delta $n PX_COUNTERS_READ=syscall; fi
+			near "$((DELTA - base))" $((5 * n))
+		done
+		[ $how = user ] && user=$base || sys=$base
+	done
+	# the user-space read runs its instructions at user level; read(2)
+	# only the system call's wrapper there
+	[ "$user" -gt 0 ] && [ "$sys" -gt 0 ]
+}

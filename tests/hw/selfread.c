@@ -1,0 +1,47 @@
+/* selfread EVENT N: libpx counts EVENT over N turns of a loop of five
+ * instructions (three nops, count down, branch back) in the calling
+ * thread, and prints
+ *
+ *   path PATH          how the reads went: user (the mmap page and the
+ *                      counter) or syscall (read(2))
+ *   delta D            the count between two reads around the loop
+ *
+ * With PX_COUNTERS_READ=syscall every read is read(2).  Counts are of the
+ * calling thread; at user level only (EVENT:u) D is 5 N plus the fixed
+ * instructions of one read, exactly under qemu -icount. */
+#include <px_counters.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static void loop(unsigned long n)
+{
+	if (!n)
+		return;
+#if defined(__aarch64__)
+	__asm__ volatile("1: nop\n nop\n nop\n subs %0, %0, #1\n b.ne 1b" : "+r"(n) : : "cc");
+#elif defined(__x86_64__)
+	__asm__ volatile("1: nop\n nop\n nop\n dec %0\n jnz 1b" : "+r"(n) : : "cc");
+#endif
+}
+
+int main(int argc, char **argv)
+{
+	struct px_counters_control ctl = { .events = argc > 1 ? argv[1] : "instructions:u" };
+	unsigned long n = argc > 2 ? strtoul(argv[2], NULL, 10) : 0;
+	struct px_counters_sums a, b;
+	struct px_counters *k;
+
+	if (px_counters_open(&k) || px_counters_control(k, &ctl) || px_counters_start(k) ||
+	    px_counters_read(k, &a)) {
+		fprintf(stderr, "selfread: %s\n", px_counters_error());
+		return 1;
+	}
+	loop(n);
+	px_counters_read(k, &b);
+	printf("path %s\ndelta %llu\n",
+	       px_counters_read_path(k, 0) == PX_READ_USER ? "user" : "syscall",
+	       (unsigned long long)(b.value[0] - a.value[0]));
+	px_counters_close(k);
+	return 0;
+}
