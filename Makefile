@@ -268,6 +268,10 @@ $(B)/tests/hw/nops: tests/hw/nops.S
 $(B)/tests/hw/selfread: tests/hw/selfread.c $(LIB) $(PUBLIC_API_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iinclude -static -o $@ $< $(LIB) -lpfm -lelf -lz -lm -lpthread
+# libpx's cost figures (scripts/bench-libpx.sh), against the built libpx
+$(B)/tests/bench/libpx_cost: tests/bench/libpx_cost.c $(B)/lib/libpx.so $(PUBLIC_API_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -O2 -Iinclude -o $@ $< -L$(B)/lib -Wl,-rpath,$(CURDIR)/$(B)/lib -lpx -lpthread
 $(B)/tests/hw/nest: tests/hw/nest.c
 	@mkdir -p $(@D)
 	$(CC) -O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-inline \
@@ -323,6 +327,7 @@ bench:
 	scripts/bench-pfmon.sh
 	scripts/bench-symbols.sh
 	scripts/bench-sampling.sh
+	scripts/bench-libpx.sh
 	scripts/bench-callgraph.sh
 	scripts/bench-merge.sh
 	scripts/bench-module.sh
