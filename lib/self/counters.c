@@ -126,6 +126,13 @@ static int read_counter(struct px_counters *c, unsigned i, struct px_counters_su
 		errno = 0;
 		ret = read_syscall(k, &s->value[i], &s->enabled[i], &s->running[i]);
 		k->path = PX_READ_SYSCALL;
+		/* a running counter whose page grants no user reads (a
+		 * software event, user access off) never will: read(2) from
+		 * now on, without looking at the page first */
+		if (k->page && c->running && !k->page->cap_user_rdpmc) {
+			munmap(k->page, (size_t)sysconf(_SC_PAGESIZE));
+			k->page = NULL;
+		}
 	}
 	s->value[i] += k->base;
 	return ret;
