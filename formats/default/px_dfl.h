@@ -1,5 +1,6 @@
 /* User-side code of the default sampling format: a writer that records a
- * sample as the kernel format does (used by the perf backend), and a reader
+ * sample as the kernel format does (the unit tests' buffers; the perf
+ * backend keeps only the header's accounting, px_dfl_take), and a reader
  * that walks and validates a buffer.  The layout is in perfmon_dfl_smpl.h
  * and formats/README.md. */
 #ifndef PX_DFL_H

@@ -57,13 +57,18 @@ PX_API int px_counters_attach(struct px_counters **c, pid_t tid)
 	return open_state(c, tid);
 }
 
-static void release(struct counter *k)
+static void unmap_page(struct counter *k)
 {
 	if (k->page)
 		munmap(k->page, (size_t)sysconf(_SC_PAGESIZE));
+	k->page = NULL;
+}
+
+static void release(struct counter *k)
+{
+	unmap_page(k);
 	if (k->fd >= 0)
 		close(k->fd);
-	k->page = NULL;
 	k->fd = -1;
 }
 
@@ -129,10 +134,8 @@ static int read_counter(struct px_counters *c, unsigned i, struct px_counters_su
 		/* a running counter whose page grants no user reads (a
 		 * software event, user access off) never will: read(2) from
 		 * now on, without looking at the page first */
-		if (k->page && c->running && !k->page->cap_user_rdpmc) {
-			munmap(k->page, (size_t)sysconf(_SC_PAGESIZE));
-			k->page = NULL;
-		}
+		if (k->page && c->running && !k->page->cap_user_rdpmc)
+			unmap_page(k);
 	}
 	s->value[i] += k->base;
 	return ret;
@@ -205,18 +208,25 @@ static int parse_events(const struct px_counters_control *ctl, struct px_event *
 	return 0;
 }
 
-/* The sum counter i keeps across a control: its sum now when preserved
- * and it counts the same event, else 0. */
-static uint64_t kept_sum(struct px_counters *c, unsigned i, const struct px_counters_control *ctl,
-			 const struct px_event *ev)
+/* The sums the n new counters keep across a control: counter i's sum
+ * now when it is preserved and counts the same event, else 0.  One read
+ * of every counter serves them all; a failed read fails the control
+ * rather than lose a preserved sum. */
+static int kept_sums(struct px_counters *c, const struct px_counters_control *ctl,
+		     const struct px_event *evs, size_t n, uint64_t *kept)
 {
 	struct px_counters_sums now;
+	int ret;
 
-	if (i >= c->n || !(ctl->preserve >> i & 1) || strcmp(c->ctr[i].ev.encoded, ev->encoded))
+	memset(kept, 0, n * sizeof(*kept));
+	if (!(ctl->preserve & ((1u << c->n) - 1)))	/* c->n <= PX_COUNTERS_MAX */
 		return 0;
-	if (px_counters_read(c, &now))
-		return 0;
-	return now.value[i];
+	if ((ret = px_counters_read(c, &now)))
+		return ret;
+	for (unsigned i = 0; i < n && i < c->n; i++)
+		if ((ctl->preserve >> i & 1) && !strcmp(c->ctr[i].ev.encoded, evs[i].encoded))
+			kept[i] = now.value[i];
+	return 0;
 }
 
 PX_API int px_counters_control(struct px_counters *c, const struct px_counters_control *ctl)
@@ -228,8 +238,10 @@ PX_API int px_counters_control(struct px_counters *c, const struct px_counters_c
 
 	if (ret)
 		return ret;
-	for (unsigned i = 0; i < n; i++)
-		kept[i] = kept_sum(c, i, ctl, &evs[i]);
+	if ((ret = kept_sums(c, ctl, evs, n, kept))) {
+		free(evs);
+		return ret;
+	}
 	px_counters_unlink(c);
 	c->syscall_only = getenv("PX_COUNTERS_READ") && !strcmp(getenv("PX_COUNTERS_READ"), "syscall");
 	for (unsigned i = 0; i < n; i++) {

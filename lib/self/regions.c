@@ -78,23 +78,20 @@ static int thread_state(struct thread_state **out)
 		*out = t;
 		return 0;
 	}
+	/* room for the regions, taken now: growing it inside a region
+	 * would fault pages in that region's counts */
 	t = calloc(1, sizeof(*t));
-	if (!t)
+	if (!t || !(t->r.stats = calloc(64, sizeof(*t->r.stats)))) {
+		free(t);
 		return px_fail(ENOMEM, "out of memory");
+	}
+	t->cap = 64;
 	if ((ret = px_counters_open(&t->c)) || (ret = px_counters_control(t->c, &ctl)) ||
 	    (ret = px_counters_start(t->c))) {
 		px_counters_close(t->c);
+		free(t->r.stats);
 		free(t);
 		return ret;
-	}
-	/* room for the regions, taken now: growing it inside a region
-	 * would fault pages in that region's counts */
-	t->cap = 64;
-	t->r.stats = calloc(t->cap, sizeof(*t->r.stats));
-	if (!t->r.stats) {
-		px_counters_close(t->c);
-		free(t);
-		return px_fail(ENOMEM, "out of memory");
 	}
 	t->r.tid = gettid();
 	for (unsigned i = 0; px_counters_name(t->c, i); i++)

@@ -312,12 +312,11 @@ static int init_buffer(struct px_sampler *s)
 	if (s->o.format == PX_SMPL_CALLCHAIN)
 		s->max_sample = px_cc_max_sample_size(cc_flags(s), most, s->max_frames,
 						      s->o.stack_bytes);
-	if (s->o.format == PX_SMPL_DEFAULT) {
+	if (s->o.format != PX_SMPL_DOUBLE_BUFFER) {
 		s->buf_size = sizeof(struct pfm_dfl_smpl_hdr) + entries * s->max_sample;
-		ret = px_dfl_init(&s->fill, s->buf_size, 0, s->max_sample);
-	} else if (s->o.format == PX_SMPL_CALLCHAIN) {
-		s->buf_size = sizeof(struct pfm_dfl_smpl_hdr) + entries * s->max_sample;
-		ret = px_cc_init(&s->fill, s->buf_size, cc_flags(s), s->max_sample);
+		ret = s->o.format == PX_SMPL_CALLCHAIN ?
+		      px_cc_init(&s->fill, s->buf_size, cc_flags(s), s->max_sample) :
+		      px_dfl_init(&s->fill, s->buf_size, 0, s->max_sample);
 	} else {
 		s->buf_size = sizeof(struct pfm_dbl_smpl_hdr) + 2 * entries * s->max_sample;
 		s->buf = calloc(1, s->buf_size);
