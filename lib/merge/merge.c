@@ -83,32 +83,44 @@ static int check_events(const struct px_merge_input *in, size_t nin)
 	return 0;
 }
 
-static void event_stat(const struct px_merge *m, size_t e, struct px_merge_stat *st)
+/* The statistics over the ranks, of counts and of the regions' sums
+ * alike: begun, given each rank's value (ranks in order), finished. */
+static void stat_begin(struct px_merge_stat *st, const char *name, long set)
 {
-	*st = (struct px_merge_stat){ .name = m->in[0].events[e].name,
-				      .set = m->in[0].events[e].set, .min = NAN, .max = NAN,
+	*st = (struct px_merge_stat){ .name = name, .set = set, .min = NAN, .max = NAN,
 				      .mean = NAN, .imbalance = NAN, .min_rank = -1,
 				      .max_rank = -1 };
-	for (size_t i = 0; i < m->nin; i++) {
-		const struct px_merge_event *ev = &m->in[i].events[e];
+}
 
-		if (!ev->counted)
-			continue;
-		if (!st->n || ev->value < st->min) {
-			st->min = ev->value;
-			st->min_rank = m->in[i].rank;
-		}
-		if (!st->n || ev->value > st->max) {
-			st->max = ev->value;
-			st->max_rank = m->in[i].rank;
-		}
-		st->sum += ev->value;
-		st->n++;
+static void stat_add(struct px_merge_stat *st, double value, long rank)
+{
+	if (!st->n || value < st->min) {
+		st->min = value;
+		st->min_rank = rank;
 	}
+	if (!st->n || value > st->max) {
+		st->max = value;
+		st->max_rank = rank;
+	}
+	st->sum += value;
+	st->n++;
+}
+
+static void stat_end(struct px_merge_stat *st)
+{
 	if (!st->n)
 		return;
 	st->mean = st->sum / (double)st->n;
 	st->imbalance = st->mean > 0 ? st->max / st->mean : NAN;
+}
+
+static void event_stat(const struct px_merge *m, size_t e, struct px_merge_stat *st)
+{
+	stat_begin(st, m->in[0].events[e].name, m->in[0].events[e].set);
+	for (size_t i = 0; i < m->nin; i++)
+		if (m->in[i].events[e].counted)
+			stat_add(st, m->in[i].events[e].value, m->in[i].rank);
+	stat_end(st);
 }
 
 /* A profile row with the input it came from, for grouping by function. */
@@ -200,6 +212,100 @@ static int merge_profiles(struct px_merge *m)
 	return ret;
 }
 
+/* A region row with the input it came from and its event's place among
+ * the counts' events, for grouping by region and event. */
+struct region_ref {
+	const struct px_merge_region *g;
+	size_t input, event;
+};
+
+/* Where event name is among the input's counts (perfex --regions counts
+ * the regions with -e's events): past them when it is not there. */
+static size_t event_place(const struct px_merge_input *in, const char *name)
+{
+	size_t e = 0;
+
+	while (e < in->nevents && strcmp(in->events[e].name, name))
+		e++;
+	return e;
+}
+
+/* By region, then event in -e's order; the input decides nothing here. */
+static int by_region_event(const struct region_ref *x, const struct region_ref *y)
+{
+	int c = strcmp(x->g->symbol, y->g->symbol);
+
+	if (c)
+		return c;
+	if (x->event != y->event)
+		return x->event < y->event ? -1 : 1;
+	return strcmp(x->g->name, y->g->name);
+}
+
+/* Grouped by region and event, and within a group by input (by rank). */
+static int by_region(const void *a, const void *b)
+{
+	const struct region_ref *x = a, *y = b;
+	int c = by_region_event(x, y);
+
+	return c ? c : (x->input > y->input) - (x->input < y->input);
+}
+
+/* One region's event from its n rows (of one or more threads and runs in
+ * each input, by input): the calls and per-call figures over them all,
+ * and each rank's sum into the statistics over the ranks. */
+static void region_stat(const struct px_merge *m, const struct region_ref *refs, size_t n,
+			struct px_merge_region_stat *rs)
+{
+	double rank_sum = 0;
+
+	*rs = (struct px_merge_region_stat){ .symbol = refs[0].g->symbol };
+	stat_begin(&rs->ranks, refs[0].g->name, -1);	/* region rows have no set */
+	for (size_t k = 0; k < n; k++) {
+		const struct px_merge_region *g = refs[k].g;
+
+		rs->min = !k || g->min < rs->min ? g->min : rs->min;
+		rs->max = !k || g->max > rs->max ? g->max : rs->max;
+		rs->calls += g->calls;
+		rs->scaled |= g->scaled;
+		rank_sum += g->sum;
+		if (k + 1 == n || refs[k + 1].input != refs[k].input) {
+			stat_add(&rs->ranks, rank_sum, m->in[refs[k].input].rank);
+			rank_sum = 0;
+		}
+	}
+	stat_end(&rs->ranks);
+}
+
+static int merge_regions(struct px_merge *m)
+{
+	struct region_ref *refs;
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->nin; i++)
+		n += m->in[i].nregions;
+	refs = malloc((n ? n : 1) * sizeof(*refs));
+	m->regions = calloc(n ? n : 1, sizeof(*m->regions));
+	if (!refs || !m->regions) {
+		free(refs);
+		return -ENOMEM;
+	}
+	n = 0;
+	for (size_t i = 0; i < m->nin; i++)
+		for (size_t r = 0; r < m->in[i].nregions; r++)
+			refs[n++] = (struct region_ref){
+				&m->in[i].regions[r], i,
+				event_place(&m->in[0], m->in[i].regions[r].name) };
+	qsort(refs, n, sizeof(*refs), by_region);
+	for (size_t k = 0, end; k < n; k = end) {
+		for (end = k + 1; end < n && !by_region_event(&refs[k], &refs[end]); end++)
+			;
+		region_stat(m, &refs[k], end - k, &m->regions[m->nregions++]);
+	}
+	free(refs);
+	return 0;
+}
+
 static int by_string(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -246,7 +352,7 @@ int px_merge_build(struct px_merge_input *in, size_t nin, struct px_merge *m)
 		return px_fail(ENOMEM, "out of memory");
 	for (size_t e = 0; e < m->nstats; e++)
 		event_stat(m, e, &m->stats[e]);
-	if (m->kind == PX_MERGE_SAMPLING && merge_profiles(m))
+	if ((m->kind == PX_MERGE_SAMPLING && merge_profiles(m)) || merge_regions(m))
 		return px_fail(ENOMEM, "out of memory");
 	return 0;
 }
@@ -261,6 +367,7 @@ void px_merge_free(struct px_merge *m)
 	}
 	free(m->profiles);
 	free(m->stats);
+	free(m->regions);
 	for (size_t i = 0; i < m->nin; i++)
 		px_merge_input_free(&m->in[i]);
 	free(m->in);

@@ -4,7 +4,9 @@
  * kind, the same events, distinct ranks of one job) and merged: per event
  * the sum, min, mean and max over the ranks, the ranks of the min and max
  * and the imbalance (max / mean); for sampling reports, one profile over
- * all ranks with each function's share per rank. */
+ * all ranks with each function's share per rank; for perfex --regions, per
+ * region and event the calls and the per-call figures over every thread
+ * and rank, and the same statistics of each rank's sum. */
 #ifndef PX_MERGE_H
 #define PX_MERGE_H
 
@@ -48,6 +50,23 @@ struct px_merge_row {
 	uint64_t samples;
 };
 
+/* A region row of perfex --regions as a reader finds it: one thread's
+ * calls of region `symbol`, with event `name`'s sum over them (`value`)
+ * and its min and max per call (lib/self/region_report.c).  NULL strings
+ * and NAN numbers where the row lacks them. */
+struct px_merge_region_row {
+	const char *symbol, *name, *status;
+	double runs, value, min, max;
+};
+
+/* What pfmon-report keeps of a region row. */
+struct px_merge_region {
+	char *symbol, *name;
+	bool scaled;		/* status "scaled": multiplexed in some call */
+	uint64_t calls;
+	double sum, min, max;
+};
+
 struct px_merge_input {
 	char *path;
 	enum px_merge_kind kind;
@@ -60,6 +79,8 @@ struct px_merge_input {
 	size_t nprofs;
 	struct px_merge_row *rows;
 	size_t nrows;
+	struct px_merge_region *regions;	/* in the file's order */
+	size_t nregions;
 };
 
 /* Read one file, JSON or CSV told by its content.  -errno, with
@@ -82,6 +103,13 @@ int px_merge_add_prof(struct px_merge_input *in, const char *event, long set,
 int px_merge_add_row(struct px_merge_input *in, const char *name, const char *module,
 		     uint64_t samples);
 
+/* Why a region row cannot be merged (no symbol, runs not a count of
+ * calls, a negative figure, min above max, ...), or NULL: the one check
+ * of both readers, which add the file and line. */
+const char *px_merge_region_fault(const struct px_merge_region_row *r);
+/* A region row that passed px_merge_region_fault().  0 or -ENOMEM. */
+int px_merge_add_region(struct px_merge_input *in, const struct px_merge_region_row *r);
+
 /* An event's name in text and messages: "NAME", "NAME (set S)" past set 0. */
 void px_merge_label(const char *name, long set, char *buf, size_t len);
 
@@ -92,6 +120,17 @@ struct px_merge_stat {
 	size_t n;
 	double sum, min, mean, max, imbalance;
 	long min_rank, max_rank;
+};
+
+/* An event of a region over every thread and rank: its calls, the min and
+ * max per call, and in `ranks` the statistics of each rank's sum (its
+ * name the event, no set; ranks.sum is the sum over everything). */
+struct px_merge_region_stat {
+	const char *symbol;
+	bool scaled;		/* some row was scaled */
+	uint64_t calls;
+	double min, max;	/* per call */
+	struct px_merge_stat ranks;
 };
 
 /* A function of the merged profile: its samples over all ranks and, per
@@ -123,6 +162,8 @@ struct px_merge {
 	size_t nstats;
 	struct px_merge_profile *profiles;
 	size_t nprofiles;
+	struct px_merge_region_stat *regions;	/* by region, then event */
+	size_t nregions;
 };
 
 /* Check the inputs against each other and merge them; m takes the inputs

@@ -8,6 +8,7 @@
 #include "row.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,12 +133,12 @@ static int header_columns(struct csv *c)
 }
 
 /* The columns the reader needs, found in the header by name. */
-enum col { C_SCHEMA, C_RECORD, C_UNIT, C_SET, C_NAME, C_VALUE, C_RAW, C_POSITION,
-	   C_ROWS, C_SYMBOL, C_MODULE, NCOLS };
+enum col { C_SCHEMA, C_RECORD, C_UNIT, C_SET, C_NAME, C_VALUE, C_RAW, C_STATUS, C_RUNS,
+	   C_MIN, C_MAX, C_POSITION, C_ROWS, C_SYMBOL, C_MODULE, NCOLS };
 
 static const char *const col_names[NCOLS] = {
-	"schema", "record", "unit", "set", "name", "value", "raw", "position",
-	"rows", "symbol", "module",
+	"schema", "record", "unit", "set", "name", "value", "raw", "status", "runs",
+	"min", "max", "position", "rows", "symbol", "module",
 };
 
 struct reader {
@@ -198,6 +199,29 @@ static int profile_row(struct reader *r, struct px_merge_input *in, long set)
 	return px_merge_add_row(in, cell(r, C_SYMBOL), cell(r, C_MODULE), (uint64_t)samples);
 }
 
+/* A number cell, NAN when empty or not a number. */
+static double number_or_nan(struct reader *r, enum col k)
+{
+	double v;
+
+	return number(cell(r, k), &v) ? v : NAN;
+}
+
+/* perfex --regions: a thread's calls of a region. */
+static int region_row(struct reader *r, struct px_merge_input *in)
+{
+	const struct px_merge_region_row g = {
+		.symbol = cell(r, C_SYMBOL), .name = cell(r, C_NAME), .status = cell(r, C_STATUS),
+		.runs = number_or_nan(r, C_RUNS), .value = number_or_nan(r, C_VALUE),
+		.min = number_or_nan(r, C_MIN), .max = number_or_nan(r, C_MAX),
+	};
+	const char *fault = px_merge_region_fault(&g);
+
+	if (fault)
+		return bad(&r->c, fault);
+	return table_run(&r->c, in) ?: px_merge_add_region(in, &g);
+}
+
 static int count_row(struct reader *r, struct px_merge_input *in, double set)
 {
 	double v = 0;
@@ -218,7 +242,8 @@ static int samples_row(struct reader *r, struct px_merge_input *in, double set)
 
 /* One row: what pfmon-report merges is each aggregate count (count rows of
  * unit all), or a sampling report's samples rows and profiles (its summary
- * rows come first: the counts of its sampled events are not merged). */
+ * rows come first: the counts of its sampled events are not merged), and
+ * perfex --regions' region rows. */
 static int row(struct reader *r, struct px_merge_input *in)
 {
 	const char *record = cell(r, C_RECORD), *unit = cell(r, C_UNIT);
@@ -247,6 +272,8 @@ static int row(struct reader *r, struct px_merge_input *in)
 		return profile_size_row(r, in, (long)set);
 	else if (!strcmp(record, "profile"))
 		return profile_row(r, in, (long)set);
+	else if (!strcmp(record, "region"))
+		return region_row(r, in);
 	return table_run(&r->c, in);
 }
 

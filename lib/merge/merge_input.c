@@ -5,6 +5,7 @@
 #include "grow.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,9 +90,14 @@ void px_merge_input_free(struct px_merge_input *in)
 		free(in->rows[i].name);
 		free(in->rows[i].module);
 	}
+	for (size_t i = 0; i < in->nregions; i++) {
+		free(in->regions[i].symbol);
+		free(in->regions[i].name);
+	}
 	free(in->events);
 	free(in->profs);
 	free(in->rows);
+	free(in->regions);
 	free(in->path);
 	free(in->host);
 	free(in->job);
@@ -165,6 +171,44 @@ int px_merge_add_row(struct px_merge_input *in, const char *name, const char *mo
 		return px_fail(ENOMEM, "out of memory");
 	}
 	in->profs[in->nprofs - 1].listed++;
+	return 0;
+}
+
+const char *px_merge_region_fault(const struct px_merge_region_row *r)
+{
+	if (!r->symbol || !*r->symbol || !r->name || !*r->name)
+		return "a region row without its symbol (the region) and name (the event)";
+	if (!isfinite(r->runs) || !isfinite(r->value) || !isfinite(r->min) || !isfinite(r->max))
+		return "a region row without its runs (the calls), value, min and max";
+	if (r->runs < 1 || r->runs != floor(r->runs))
+		return "a region row whose runs (the calls) is not a whole number above 0";
+	if (r->value < 0 || r->min < 0 || r->max < 0)
+		return "a region row with a negative value, min or max";
+	if (r->min > r->max)
+		return "a region row whose min is above its max";
+	/* libpx always has a value: a region's counters are read at every
+	 * marker, and scaled when they were multiplexed meanwhile */
+	if (!r->status || (strcmp(r->status, "counted") && strcmp(r->status, "scaled")))
+		return "a region row whose status is neither counted nor scaled";
+	return NULL;
+}
+
+int px_merge_add_region(struct px_merge_input *in, const struct px_merge_region_row *r)
+{
+	struct px_merge_region *g = APPEND(in->regions, in->nregions);
+
+	if (!g)
+		return -ENOMEM;
+	*g = (struct px_merge_region){ .symbol = strdup(r->symbol), .name = strdup(r->name),
+				       .scaled = !strcmp(r->status, "scaled"),
+				       .calls = (uint64_t)r->runs, .sum = r->value, .min = r->min,
+				       .max = r->max };
+	if (!g->symbol || !g->name) {
+		free(g->symbol);
+		free(g->name);
+		in->nregions--;
+		return px_fail(ENOMEM, "out of memory");
+	}
 	return 0;
 }
 

@@ -1,7 +1,7 @@
 /* The JSON outputs of perfex and pfmon (lib/report), read with json-c.
- * A file may hold interval lines before the final report (--print-interval
- * with --json): the last object that is not an interval row is the
- * report. */
+ * A file may hold rows on lines of their own before the final report
+ * (interval lines of --print-interval, region lines of perfex --regions):
+ * the last object that is not such a row is the report. */
 #include "merge.h"
 #include "error.h"
 #include "row.h"
@@ -124,11 +124,40 @@ static int read_profiles(const char *path, struct json_object *top, struct px_me
 	return 0;
 }
 
-/* The file's last report object (interval lines skipped), or fail. */
-static int last_report(const char *path, const char *text, struct json_object **out)
+/* A number member, NAN when absent, null or not a number. */
+static double number_or_nan(struct json_object *o, const char *key)
+{
+	double v;
+
+	return number_of(o, key, &v) ? v : NAN;
+}
+
+/* A region line of perfex --regions (line: where it starts), read into
+ * in; its run is the report's. */
+static int read_region(const char *path, unsigned long line, struct json_object *o,
+		       struct px_merge_input *in)
+{
+	const struct px_merge_region_row g = {
+		.symbol = string_of(o, "symbol"), .name = string_of(o, "name"),
+		.status = string_of(o, "status"), .runs = number_or_nan(o, "runs"),
+		.value = number_or_nan(o, "value"), .min = number_or_nan(o, "min"),
+		.max = number_or_nan(o, "max"),
+	};
+	const char *fault = px_merge_region_fault(&g);
+
+	if (fault)
+		return px_fail(EPROTO, "%s:%lu: %s", path, line, fault);
+	return px_merge_add_region(in, &g);
+}
+
+/* Each object of the file in turn: the region lines read into in, the
+ * interval lines skipped, the last other object the report, or fail. */
+static int read_objects(const char *path, const char *text, struct px_merge_input *in,
+			struct json_object **out)
 {
 	struct json_tokener *tok = json_tokener_new();
-	const char *p = text;
+	const char *p = text, *counted = text;
+	unsigned long line = 1;
 	int ret = 0;
 
 	if (!tok)
@@ -137,6 +166,7 @@ static int last_report(const char *path, const char *text, struct json_object **
 	while (*(p += strspn(p, " \t\r\n"))) {
 		struct json_object *o = json_tokener_parse_ex(tok, p, (int)strlen(p));
 		enum json_tokener_error err = json_tokener_get_error(tok);
+		const char *record;
 
 		if (err != json_tokener_success || !json_object_is_type(o, json_type_object)) {
 			ret = px_fail(EPROTO, "%s: not valid JSON (a truncated file?): %s", path,
@@ -146,10 +176,17 @@ static int last_report(const char *path, const char *text, struct json_object **
 			json_object_put(o);
 			break;
 		}
+		for (; counted < p; counted++)	/* the line the object starts on */
+			line += *counted == '\n';
 		p += json_tokener_get_parse_end(tok);
 		json_tokener_reset(tok);
-		if (member(o, "record", json_type_string)) {	/* an interval row */
+		record = string_of(o, "record");
+		if (record && !strcmp(record, "region"))
+			ret = read_region(path, line, o, in);
+		if (record) {	/* a row on its own line: not the report */
 			json_object_put(o);
+			if (ret)
+				break;
 			continue;
 		}
 		json_object_put(*out);
@@ -160,7 +197,7 @@ static int last_report(const char *path, const char *text, struct json_object **
 		json_object_put(*out);
 		*out = NULL;
 	} else if (!*out) {
-		ret = bad(path, "no report in it, only interval lines");
+		ret = bad(path, "no report in it, only interval or region lines");
 	}
 	return ret;
 }
@@ -170,7 +207,7 @@ int px_merge_read_json(const char *path, const char *text, struct px_merge_input
 	struct json_object *top = NULL;
 	const char *tool;
 	double schema = 0;
-	int ret = last_report(path, text, &top);
+	int ret = read_objects(path, text, in, &top);
 
 	if (ret)
 		return ret;

@@ -1,5 +1,5 @@
-/* pfmon-report's output: the merged events and profiles in text, CSV and
- * JSON, on the primitives of emit.h. */
+/* pfmon-report's output: the merged events, regions and profiles in text,
+ * CSV and JSON, on the primitives of emit.h. */
 #include "merge.h"
 #include "row.h"
 #include "runctx.h"
@@ -36,30 +36,65 @@ static void text_head(FILE *f, const struct px_merge *m)
 			m->size - (long)m->nin > 1 ? "s" : "");
 }
 
+/* The columns of the statistics over the ranks, after a row's label. */
+static void text_spread_head(FILE *f)
+{
+	fprintf(f, "%16s %14s %6s %16s %14s %6s %9s\n", "sum", "min", "rank", "mean", "max",
+		"rank", "max/mean");
+}
+
+static void text_spread(FILE *f, const struct px_merge *m, const struct px_merge_stat *st)
+{
+	if (!st->n) {
+		fputs("<not counted in any rank>\n", f);
+		return;
+	}
+	fprintf(f, "%16.0f %14.0f %6ld %16.2f %14.0f %6ld ", st->sum, st->min, st->min_rank,
+		st->mean, st->max, st->max_rank);
+	if (isnan(st->imbalance))
+		fprintf(f, "%9s", "-");
+	else
+		fprintf(f, "%9.3f", st->imbalance);
+	if (st->n < m->nin)
+		fprintf(f, "  (counted in %zu of %zu ranks)", st->n, m->nin);
+	fputc('\n', f);
+}
+
 static void text_stats(FILE *f, const struct px_merge *m)
 {
-	const char *what = m->kind == PX_MERGE_SAMPLING ? "samples of" : "event";
-
-	fprintf(f, "%-28s %16s %14s %6s %16s %14s %6s %9s\n", what, "sum", "min", "rank",
-		"mean", "max", "rank", "max/mean");
+	fprintf(f, "%-28s ", m->kind == PX_MERGE_SAMPLING ? "samples of" : "event");
+	text_spread_head(f);
 	for (size_t e = 0; e < m->nstats; e++) {
-		const struct px_merge_stat *st = &m->stats[e];
 		char label[256];
 
-		px_merge_label(st->name, st->set, label, sizeof(label));
-		if (!st->n) {
-			fprintf(f, "%-28s <not counted in any rank>\n", label);
-			continue;
-		}
-		fprintf(f, "%-28s %16.0f %14.0f %6ld %16.2f %14.0f %6ld ", label, st->sum,
-			st->min, st->min_rank, st->mean, st->max, st->max_rank);
-		if (isnan(st->imbalance))
-			fprintf(f, "%9s", "-");
-		else
-			fprintf(f, "%9.3f", st->imbalance);
-		if (st->n < m->nin)
-			fprintf(f, "  (counted in %zu of %zu ranks)", st->n, m->nin);
-		fputc('\n', f);
+		px_merge_label(m->stats[e].name, m->stats[e].set, label, sizeof(label));
+		fprintf(f, "%-28s ", label);
+		text_spread(f, m, &m->stats[e]);
+	}
+}
+
+/* perfex --regions: per region and event, what a call counts over every
+ * thread and rank, then how the ranks' sums spread as the counts do. */
+static void text_regions(FILE *f, const struct px_merge *m)
+{
+	if (!m->nregions)
+		return;
+	fprintf(f, "\n# regions: calls over all threads and ranks, each event's sum and its min, mean and max per call\n"
+		"%-24s %-28s %10s %16s %14s %16s %14s\n", "region", "event", "calls", "sum", "min",
+		"mean", "max");
+	for (size_t r = 0; r < m->nregions; r++) {
+		const struct px_merge_region_stat *rs = &m->regions[r];
+
+		fprintf(f, "%-24s %-28s %10" PRIu64 " %16.0f %14.0f %16.2f %14.0f%s\n", rs->symbol,
+			rs->ranks.name, rs->calls, rs->ranks.sum, rs->min,
+			rs->ranks.sum / (double)rs->calls, rs->max, rs->scaled ? "  (scaled)" : "");
+	}
+	fprintf(f, "\n# regions: each event's sum per rank, over the ranks\n%-24s %-28s ", "region",
+		"event");
+	text_spread_head(f);
+	for (size_t r = 0; r < m->nregions; r++) {
+		fprintf(f, "%-24s %-28s ", m->regions[r].symbol, m->regions[r].ranks.name);
+		text_spread(f, m, &m->regions[r].ranks);
 	}
 }
 
@@ -134,6 +169,37 @@ static struct px_row merged_row(const struct px_merge_stat *st, const struct px_
 	row.max = st->max;
 	row.max_rank = st->max_rank;
 	row.imbalance = st->imbalance;
+	return row;
+}
+
+/* A region's event over every thread and rank, in the fields of
+ * perfex's region rows: runs the calls, value the sum, min, mean and max
+ * per call. */
+static struct px_row region_row(const struct px_merge_region_stat *rs,
+				const struct px_runctx *run)
+{
+	struct px_row row = px_row_make("region");
+
+	row.name = rs->ranks.name;
+	row.symbol = rs->symbol;
+	row.status = rs->scaled ? "scaled" : "counted";
+	row.runs = (long)rs->calls;
+	row.value = rs->ranks.sum;
+	row.min = rs->min;
+	row.max = rs->max;
+	row.mean = rs->ranks.sum / (double)rs->calls;
+	row.run = run;
+	return row;
+}
+
+/* The ranks' sums of a region's event: a merged row, its symbol the
+ * region. */
+static struct px_row region_merged_row(const struct px_merge_region_stat *rs,
+				       const struct px_runctx *run)
+{
+	struct px_row row = merged_row(&rs->ranks, run);
+
+	row.symbol = rs->symbol;
 	return row;
 }
 
@@ -212,6 +278,12 @@ static void print_csv(FILE *f, const struct px_merge *m, const char *sep, size_t
 		row = merged_row(&m->stats[e], &job);
 		px_row_csv(f, sep, &row);
 	}
+	for (size_t r = 0; r < m->nregions; r++) {
+		row = region_row(&m->regions[r], &job);
+		px_row_csv(f, sep, &row);
+		row = region_merged_row(&m->regions[r], &job);
+		px_row_csv(f, sep, &row);
+	}
 	for (size_t p = 0; p < m->nprofiles; p++) {
 		const struct px_merge_profile *mp = &m->profiles[p];
 
@@ -258,6 +330,27 @@ static void json_profile(FILE *f, const struct px_merge *m, const struct px_merg
 	fputs("]}", f);
 }
 
+/* ,"regions":[region rows],"region_ranks":[their merged rows], in the
+ * same order (the document's run). */
+static void json_regions(FILE *f, const struct px_merge *m)
+{
+	struct px_row row;
+
+	fputs(",\"regions\":[", f);
+	for (size_t r = 0; r < m->nregions; r++) {
+		row = region_row(&m->regions[r], NULL);
+		fputs(r ? "," : "", f);
+		px_row_json(f, &row);
+	}
+	fputs("],\"region_ranks\":[", f);
+	for (size_t r = 0; r < m->nregions; r++) {
+		row = region_merged_row(&m->regions[r], NULL);
+		fputs(r ? "," : "", f);
+		px_row_json(f, &row);
+	}
+	fputc(']', f);
+}
+
 static void print_json(FILE *f, const struct px_merge *m, size_t top)
 {
 	struct px_runctx one;
@@ -286,7 +379,9 @@ static void print_json(FILE *f, const struct px_merge *m, size_t top)
 		fputs(e ? "," : "", f);
 		px_row_json(f, &row);
 	}
-	fputs("],\"profile\":[", f);
+	fputc(']', f);
+	json_regions(f, m);
+	fputs(",\"profile\":[", f);
 	for (size_t p = 0; p < m->nprofiles; p++) {
 		fputs(p ? "," : "", f);
 		json_profile(f, m, &m->profiles[p], top);
@@ -303,6 +398,7 @@ void px_merge_print(FILE *f, const struct px_merge *m, const struct px_out *o, s
 	} else {
 		text_head(f, m);
 		text_stats(f, m);
+		text_regions(f, m);
 		for (size_t p = 0; p < m->nprofiles; p++)
 			text_profile(f, m, &m->profiles[p], top);
 	}

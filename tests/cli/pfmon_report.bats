@@ -244,3 +244,116 @@ PY
 	run -0 "$REPORT" --help
 	assert_output --partial "--top=N"
 }
+
+# three ranks of perfex --regions over the regions example, rank r with
+# (r+1)*100 pages a call and r worker threads: "touch" takes 10 calls of
+# (r+1)*100 page faults in each rank, "worker" 10 calls of as many per
+# worker thread, in ranks 1 and 2 (rank 0 starts none)
+region_ranks() { # format suffix
+	for r in 0 1 2; do
+		as_rank "$r" 3 42 "$PERFEX" --regions -e task-clock,page-faults "$1" \
+			-o "$T/g.%r.$2" "$ROOT/build/examples/regions" $(((r + 1) * 100)) "$r" || return 1
+	done
+}
+
+@test "pfmon-report merges perfex --regions over ranks: calls, sum and per-call figures, and each rank's sum" {
+	region_ranks --json json
+	region_ranks -x, csv
+	for ext in json csv; do
+		# CSV: per region and event in -e's order a region row (perfex's
+		# fields: runs the calls, min, mean and max per call) and the
+		# merged row of the ranks' sums
+		run -0 "$REPORT" -x, "$T"/g.*."$ext"
+		assert_line "$(schema_row record=region name=page-faults status=counted runs=30 value=6000 \
+			min=100 max=300 symbol=touch mean=200.00 size=3 job=42)"
+		assert_line "$(schema_row record=merged name=page-faults value=6000 min=1000 max=3000 \
+			symbol=touch mean=2000.00 imbalance=1.5000 min_rank=0 max_rank=2 ranks=3 size=3 job=42)"
+		assert_line "$(schema_row record=region name=page-faults status=counted runs=30 value=8000 \
+			min=200 max=300 symbol=worker mean=266.67 size=3 job=42)"
+		assert_line "$(schema_row record=merged name=page-faults value=8000 min=2000 max=6000 \
+			symbol=worker mean=4000.00 imbalance=1.5000 min_rank=1 max_rank=2 ranks=2 size=3 job=42)"
+		csv=$output
+		run -0 schema_awk 'v("symbol") != "" { print v("record"), v("symbol"), v("name"), v("runs") }' <<<"$csv"
+		assert_output "$(printf '%s\n' 'region touch task-clock 30' 'merged touch task-clock ' \
+			'region touch page-faults 30' 'merged touch page-faults ' 'region worker task-clock 30' \
+			'merged worker task-clock ' 'region worker page-faults 30' 'merged worker page-faults ')"
+		# JSON: the same rows, in "regions" and "region_ranks"
+		run -0 "$REPORT" --json "$T"/g.*."$ext"
+		python3 - "$output" <<'PY'
+import json, sys
+rep = json.loads(sys.argv[1])
+reg = {(g["symbol"], g["name"]): g for g in rep["regions"]}
+spread = {(g["symbol"], g["name"]): g for g in rep["region_ranks"]}
+assert [(g["symbol"], g["name"]) for g in rep["regions"]] == list(spread) == \
+       [("touch", "task-clock"), ("touch", "page-faults"), ("worker", "task-clock"), ("worker", "page-faults")], rep
+want = {"touch": ((30, 6000, 100, 300, 200.0), (6000, 1000, 3000, 2000.0, 1.5, 0, 2, 3)),
+        "worker": ((30, 8000, 200, 300, 266.67), (8000, 2000, 6000, 4000.0, 1.5, 1, 2, 2))}
+for sym, (calls, ranks) in want.items():
+    g, s = reg[(sym, "page-faults")], spread[(sym, "page-faults")]
+    assert (g["runs"], g["value"], g["min"], g["max"], g["mean"]) == calls and g["status"] == "counted", g
+    assert (s["value"], s["min"], s["max"], s["mean"], s["imbalance"], s["min_rank"], s["max_rank"], s["ranks"]) == ranks, s
+    assert reg[(sym, "task-clock")]["runs"] == 30, reg
+PY
+		# text: a table of the calls, then one of the ranks' sums
+		run -0 "$REPORT" "$T"/g.*."$ext"
+		assert_line --regexp '^touch +page-faults +30 +6000 +100 +200\.00 +300$'
+		assert_line --regexp '^worker +page-faults +30 +8000 +200 +266\.67 +300$'
+		assert_line --regexp '^touch +page-faults +6000 +1000 +0 +2000\.00 +3000 +2 +1\.500$'
+		assert_line --regexp '^worker +page-faults +8000 +2000 +1 +4000\.00 +6000 +2 +1\.500  \(counted in 2 of 3 ranks\)$'
+	done
+}
+
+@test "pfmon-report sums a region's calls over a rank's threads and runs (perfex -r)" {
+	"$PERFEX" --regions -r 2 -e page-faults -x, -o "$T/r2.csv" "$ROOT/build/examples/regions" 100 2
+	run -0 "$REPORT" -x, "$T/r2.csv"
+	assert_line "$(schema_row record=region name=page-faults status=counted runs=20 value=2000 \
+		min=100 max=100 symbol=touch mean=100.00 size=1)"
+	assert_line "$(schema_row record=region name=page-faults status=counted runs=40 value=4000 \
+		min=100 max=100 symbol=worker mean=100.00 size=1)"
+	assert_line "$(schema_row record=merged name=page-faults value=4000 min=4000 max=4000 \
+		symbol=worker mean=4000.00 imbalance=1.0000 min_rank=0 max_rank=0 ranks=1 size=1)"
+}
+
+# spoil IN OUT LINE KEY VALUE: IN with line LINE's KEY (a CSV's column, a
+# JSON line's member) set to VALUE (JSON: a JSON value; empty: removed)
+spoil() {
+	python3 - "$@" <<'PY'
+import json, sys
+src, dst, line, key, value = sys.argv[1:]
+lines = open(src).read().split("\n")
+at = int(line) - 1
+if src.endswith(".json"):
+    row = json.loads(lines[at])
+    row.pop(key)
+    if value:
+        row[key] = json.loads(value)
+    lines[at] = json.dumps(row)
+else:
+    cells = lines[at].split(",")
+    cells[lines[0].split(",").index(key)] = value
+    lines[at] = ",".join(cells)
+open(dst, "w").write("\n".join(lines))
+PY
+}
+
+@test "pfmon-report refuses a bad region row, naming the file and line, and writes no report" {
+	"$PERFEX" --regions -e page-faults -x, -o "$T/g.csv" "$ROOT/build/examples/regions" 100 1
+	"$PERFEX" --regions -e page-faults --json -o "$T/g.json" "$ROOT/build/examples/regions" 100 1
+	# CSV line 3 and JSON line 2: the second region row
+	while IFS='|' read -r key value err; do
+		for ext in csv json; do
+			line=$([ "$ext" = csv ] && echo 3 || echo 2)
+			spoil "$T/g.$ext" "$T/bad.$ext" "$line" "$key" "$value"
+			run -1 "$REPORT" -o "$T/out" "$T/bad.$ext"
+			assert_output "pfmon-report: $T/bad.$ext:$line: a region row $err"
+			[ ! -e "$T/out" ]
+		done
+	done <<'EOF_CASES'
+symbol||without its symbol (the region) and name (the event)
+runs||without its runs (the calls), value, min and max
+runs|2.5|whose runs (the calls) is not a whole number above 0
+value|-100|with a negative value, min or max
+min|400|whose min is above its max
+status|"not-counted"|whose status is neither counted nor scaled
+EOF_CASES
+}
