@@ -96,11 +96,11 @@ LIB = $(B)/libpx.a
 # objects are built with hidden visibility, lib/self/api.h marks what is
 # public), a static one, and its pkg-config file.  The shared library
 # holds what lib/self needs: the event parser (libpfm4), the perf system
-# call, the schema's row writer.
+# call and ring (the children's sums), the schema's row writer.
 LIBPX_SONAME = libpx.so.0
 LIBPX_OBJS = $(patsubst %.c,$(B)/obj/%.o,$(wildcard lib/self/*.c) lib/event/events.c \
-	lib/event/uprobe.c lib/backend/perfev/perf_syscall.c lib/base/error.c \
-	lib/base/runctx.c lib/base/grow.c lib/base/scale.c lib/report/row.c lib/report/emit.c)
+	lib/event/uprobe.c lib/backend/perfev/perf_syscall.c lib/backend/perfev/perf_ring.c \
+	lib/base/error.c lib/base/runctx.c lib/base/grow.c lib/base/scale.c lib/report/row.c lib/report/emit.c)
 LIBPX = $(B)/lib/$(LIBPX_SONAME) $(B)/lib/libpx.so $(B)/lib/libpx.a $(B)/lib/pkgconfig/libpx.pc
 PUBLIC_API_HDRS = include/px_counters.h include/px_region.h
 # The examples of README's "libpx" section, built against build/lib as a
@@ -128,7 +128,8 @@ WORKLOADS = $(WORKLOAD_SRCS:%.c=$(B)/%) $(B)/tests/workloads/refault \
 # The hardware-counter suite's programs (tests/hw): a reference counter
 # on plain perf_event_open, a workload of a known instruction count, and
 # a nest of calls for the call chains.
-HW_BINS = $(B)/tests/hw/hw_ref $(B)/tests/hw/nops $(B)/tests/hw/nest $(B)/tests/hw/selfread
+HW_BINS = $(B)/tests/hw/hw_ref $(B)/tests/hw/nops $(B)/tests/hw/nest $(B)/tests/hw/selfread \
+	$(B)/tests/hw/selfovf $(B)/tests/hw/libpx_cost
 
 # The man pages: scdoc sources in man/, roff pages in build/man.
 MAN_SRCS = $(wildcard man/*.1.scd)
@@ -265,7 +266,12 @@ $(B)/tests/hw/hw_ref: tests/hw/hw_ref.c
 $(B)/tests/hw/nops: tests/hw/nops.S
 	@mkdir -p $(@D)
 	$(CC) -static -nostdlib -o $@ $<
-$(B)/tests/hw/selfread: tests/hw/selfread.c $(LIB) $(PUBLIC_API_HDRS)
+$(B)/tests/hw/selfread $(B)/tests/hw/selfovf: $(B)/tests/hw/%: tests/hw/%.c $(LIB) $(PUBLIC_API_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iinclude -static -o $@ $< $(LIB) -lpfm -lelf -lz -lm -lpthread
+# libpx's costs in the arm64 guest (scripts/bench-libpx.sh): the same
+# program as the host's, static for the guest
+$(B)/tests/hw/libpx_cost: tests/bench/libpx_cost.c $(LIB) $(PUBLIC_API_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iinclude -static -o $@ $< $(LIB) -lpfm -lelf -lz -lm -lpthread
 # libpx's cost figures (scripts/bench-libpx.sh), against the built libpx

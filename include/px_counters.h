@@ -18,6 +18,7 @@
 #ifndef PX_COUNTERS_H
 #define PX_COUNTERS_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -36,9 +37,18 @@ struct px_counters_control {
 	 * counts the same event as before (perfctr's preserved sums);
 	 * otherwise every sum starts again from 0 */
 	uint32_t preserve;
-	/* count the thread's children and threads started from now on too:
-	 * their counts join the sums when they exit */
+	/* count the thread's children and threads started from now on too,
+	 * each on counters of its own: their final counts are added up as
+	 * they exit, apart from the thread's own sums
+	 * (px_counters_read_children) */
 	int inherit;
+	/* interrupt mode: counter i with overflow[i] > 0 sends the thread
+	 * signal signo each time it has counted overflow[i] more events, and
+	 * counting is suspended until px_counters_resume() (the handler
+	 * learns which counters overflowed with px_counters_overflowed()).
+	 * Not with inherit. */
+	int signo;
+	uint64_t overflow[PX_COUNTERS_MAX];
 };
 
 /* The sums of a read: what read(2) of each counter gives. */
@@ -69,8 +79,31 @@ int px_counters_control(struct px_counters *c, const struct px_counters_control 
 int px_counters_start(struct px_counters *c);
 int px_counters_stop(struct px_counters *c);
 
-/* The sums now; a stopped state reads the sums it stopped with. */
+/* The sums now; a stopped state reads the sums it stopped with.  Only
+ * s->n and the first s->n entries are written. */
 int px_counters_read(struct px_counters *c, struct px_counters_sums *s);
+
+/* Counter i's count now, alone: value[i] of a px_counters_read(), at the
+ * least cost (no times: perfctr's vperfctr_read_pmc).  The cheapest read
+ * of a counter in a loop body. */
+int px_counters_read_value(struct px_counters *c, unsigned i, uint64_t *value);
+
+/* The summed final counts of the children and threads that ended since
+ * the control (with ctl.inherit; all 0 without): perfctr's children's
+ * sums.  A child that is still running is not in them. */
+int px_counters_read_children(struct px_counters *c, struct px_counters_sums *s);
+
+/* In the handler of the interrupt signal: the counters whose overflow
+ * info reports (bit i: counter i), 0 when it reports none of c's.  It
+ * makes sure counting is suspended (the kernel stopped the counter that
+ * overflowed at the overflow, and the whole state with it when that is
+ * the state's first interrupt-mode counter) and is async-signal-safe. */
+uint32_t px_counters_overflowed(struct px_counters *c, const siginfo_t *info);
+
+/* Resume counting after an overflow, re-arming the counters that
+ * px_counters_overflowed() reported: each interrupts again after
+ * overflow[i] more events. */
+int px_counters_resume(struct px_counters *c);
 
 /* Counter i's event as given, and the way it was read last. */
 const char *px_counters_name(const struct px_counters *c, unsigned i);

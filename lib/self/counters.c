@@ -1,6 +1,8 @@
 /* A thread's own counters (include/px_counters.h): perf events of the
- * thread, one group, each mapped so that reads can skip the kernel. */
-#include "px_counters.h"
+ * thread, one group, each mapped so that reads can skip the kernel; the
+ * children's sums on a second group (children.c), interrupt mode in
+ * interrupt.c. */
+#include "counters_state.h"
 #include "api.h"
 #include "error.h"
 #include "events.h"
@@ -13,23 +15,6 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
-
-struct counter {
-	struct px_event ev;
-	int fd;
-	struct perf_event_mmap_page *page;	/* NULL: read(2) only */
-	uint64_t base;		/* a preserved sum's part before its reopening */
-	enum px_read_path path;
-};
-
-struct px_counters {
-	pid_t tid;		/* 0: the thread that opened it */
-	bool running;
-	bool syscall_only;	/* PX_COUNTERS_READ=syscall: never in user space */
-	unsigned n;
-	struct counter ctr[PX_COUNTERS_MAX];
-	struct px_counters_sums stopped;	/* the sums at the last stop */
-};
 
 PX_API const char *px_counters_error(void)
 {
@@ -72,17 +57,17 @@ static void release(struct counter *k)
 	k->fd = -1;
 }
 
-/* Event k of c opened, in the group of the first (leader -1: it is the
- * first), disabled; mapped for reads in user space when it counts the
- * calling thread. */
-static int open_counter(struct px_counters *c, struct counter *k, int leader, bool inherit)
+/* Event k of c opened in the group of leader (-1: it leads it, disabled),
+ * in interrupt mode when it has a period; mapped for reads in user space
+ * when it counts the calling thread. */
+static int open_counter(struct px_counters *c, struct counter *k, int leader, int signo)
 {
 	struct perf_event_attr a;
-	int fd;
+	int fd, ret;
 
 	px_perf_event_attr(&k->ev, &a);
+	px_interrupt_attr(k, &a);
 	a.disabled = leader < 0;
-	a.inherit = inherit;
 	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 #if defined(__aarch64__)
 	/* arm64: user access to the counter is asked per event (config1
@@ -97,6 +82,9 @@ static int open_counter(struct px_counters *c, struct counter *k, int leader, bo
 		return px_fail(-fd, "cannot count '%s': %s", k->ev.name, strerror(-fd));
 	k->fd = fd;
 	k->path = PX_READ_NONE;
+	k->armed = false;
+	if ((ret = px_interrupt_setup(c, k, signo)))
+		return ret;
 	if (c->tid)
 		return 0;	/* another thread's: its counter is not ours to read */
 	k->page = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, fd, 0);
@@ -108,10 +96,14 @@ static int open_counter(struct px_counters *c, struct counter *k, int leader, bo
 static int read_syscall(const struct counter *k, uint64_t *v, uint64_t *en, uint64_t *run)
 {
 	uint64_t buf[3];
+	ssize_t got = read(k->fd, buf, sizeof(buf));
 
-	if (read(k->fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
-		return px_fail(errno ? errno : EIO, "cannot read the counter of '%s': %s",
-			       k->ev.name, strerror(errno ? errno : EIO));
+	if (got != (ssize_t)sizeof(buf)) {
+		int err = got < 0 ? errno : EIO;	/* short: not a counter's read */
+
+		return px_fail(err, "cannot read the counter of '%s': %s", k->ev.name,
+			       strerror(err));
+	}
 	*v = buf[0];
 	*en = buf[1];
 	*run = buf[2];
@@ -128,7 +120,6 @@ static int read_counter(struct px_counters *c, unsigned i, struct px_counters_su
 	    px_userread(k->page, &s->value[i], &s->enabled[i], &s->running[i])) {
 		k->path = PX_READ_USER;
 	} else {
-		errno = 0;
 		ret = read_syscall(k, &s->value[i], &s->enabled[i], &s->running[i]);
 		k->path = PX_READ_SYSCALL;
 		/* a running counter whose page grants no user reads (a
@@ -141,11 +132,14 @@ static int read_counter(struct px_counters *c, unsigned i, struct px_counters_su
 	return ret;
 }
 
+/* Only n and the first n entries are written: a read is meant to be
+ * cheap enough for a loop body, and clearing the whole 392-byte struct
+ * was a third of a user-space read's instructions. */
 PX_API int px_counters_read(struct px_counters *c, struct px_counters_sums *s)
 {
-	memset(s, 0, sizeof(*s));
-	if (!c->running && c->n) {
+	if (!c->running) {
 		*s = c->stopped;
+		s->n = c->n;
 		return 0;
 	}
 	s->n = c->n;
@@ -158,35 +152,107 @@ PX_API int px_counters_read(struct px_counters *c, struct px_counters_sums *s)
 	return 0;
 }
 
-static int group_ioctl(struct px_counters *c, unsigned long req, const char *what)
+/* px_counters_read_value() when the counter cannot be read in user
+ * space: apart, so that the user-space path stays a few instructions. */
+static __attribute__((noinline)) int read_value_slow(struct px_counters *c, unsigned i,
+						     uint64_t *value)
 {
-	if (!c->n)
-		return px_fail(EINVAL, "%s: no events programmed (px_counters_control first)", what);
-	if (ioctl(c->ctr[0].fd, req, PERF_IOC_FLAG_GROUP))
-		return px_fail(errno, "%s the counters: %s", what, strerror(errno));
+	struct px_counters_sums s;
+	int ret;
+
+	if (i >= c->n)
+		return px_fail(EINVAL, "read counter %u: there are %u", i, c->n);
+	if (!c->running) {
+		*value = c->stopped.value[i];
+		return 0;
+	}
+	if ((ret = read_counter(c, i, &s)))
+		return ret;
+	*value = s.value[i];
+	return 0;
+}
+
+PX_API int px_counters_read_value(struct px_counters *c, unsigned i, uint64_t *value)
+{
+	if (i < c->n && c->running && !c->syscall_only && c->ctr[i].page &&
+	    px_userread_value(c->ctr[i].page, value)) {
+		c->ctr[i].path = PX_READ_USER;
+		*value += c->ctr[i].base;
+		return 0;
+	}
+	return read_value_slow(c, i, value);
+}
+
+static int no_events(const struct px_counters *c, const char *what)
+{
+	if (c->n)
+		return 0;
+	return px_fail(EINVAL, "%s: no events programmed (px_counters_control first)", what);
+}
+
+/* Start the group at one point: its members first (arming those in
+ * interrupt mode), which count nothing while their leader is off, then
+ * the leader. */
+static int start_group(struct px_counters *c)
+{
+	int ret;
+
+	for (unsigned i = 0; i < c->n; i++)
+		if (i != c->leader && (ret = px_interrupt_arm(c, i)) < 0)
+			return ret;
+	if ((ret = px_interrupt_arm(c, c->leader)) < 0)
+		return ret;
+	if (!ret && ioctl(c->ctr[c->leader].fd, PERF_EVENT_IOC_ENABLE, 0))
+		return px_fail(errno, "start the counters: %s", strerror(errno));
 	return 0;
 }
 
 PX_API int px_counters_start(struct px_counters *c)
 {
-	int ret = group_ioctl(c, PERF_EVENT_IOC_ENABLE, "start");
+	int ret;
 
-	if (!ret)
-		c->running = true;
-	return ret;
+	if ((ret = no_events(c, "start")) || (ret = start_group(c)) ||
+	    (c->children && (ret = px_children_enable(c->children, true))))
+		return ret;
+	c->running = true;
+	return 0;
 }
 
+PX_API int px_counters_resume(struct px_counters *c)
+{
+	int ret;
+
+	if ((ret = no_events(c, "resume")))
+		return ret;
+	if (!c->running)
+		return px_fail(EINVAL, "resume: the counters are stopped (px_counters_start starts them)");
+	return start_group(c);
+}
+
+/* Stop the group at one point: its leader. */
 PX_API int px_counters_stop(struct px_counters *c)
 {
 	int ret;
 
+	if ((ret = no_events(c, "stop")))
+		return ret;
+	if (ioctl(c->ctr[c->leader].fd, PERF_EVENT_IOC_DISABLE, 0))
+		return px_fail(errno, "stop the counters: %s", strerror(errno));
+	if (c->children && (ret = px_children_enable(c->children, false)))
+		return ret;
 	if (!c->running)
-		return group_ioctl(c, PERF_EVENT_IOC_DISABLE, "stop");
-	if ((ret = group_ioctl(c, PERF_EVENT_IOC_DISABLE, "stop")) ||
-	    (ret = px_counters_read(c, &c->stopped)))
+		return 0;
+	if ((ret = px_counters_read(c, &c->stopped)))
 		return ret;
 	c->running = false;
 	return 0;
+}
+
+PX_API int px_counters_read_children(struct px_counters *c, struct px_counters_sums *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->n = c->n;
+	return c->children ? px_children_read(c->children, s) : 0;
 }
 
 /* The events of ctl, parsed: at most PX_COUNTERS_MAX. */
@@ -229,6 +295,28 @@ static int kept_sums(struct px_counters *c, const struct px_counters_control *ct
 	return 0;
 }
 
+/* The leader: the first interrupt-mode counter, so that its overflow
+ * stops them all; counter 0 without one. */
+static unsigned first_interrupt(const struct px_counters_control *ctl, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (ctl->overflow[i])
+			return i;
+	return 0;
+}
+
+/* Every counter of c opened, its leader first. */
+static int open_group(struct px_counters *c, int signo)
+{
+	struct counter *lead = &c->ctr[c->leader];
+	int ret = open_counter(c, lead, -1, signo);
+
+	for (unsigned i = 0; i < c->n && !ret; i++)
+		if (i != c->leader)
+			ret = open_counter(c, &c->ctr[i], lead->fd, signo);
+	return ret;
+}
+
 PX_API int px_counters_control(struct px_counters *c, const struct px_counters_control *ctl)
 {
 	struct px_event *evs;
@@ -238,24 +326,25 @@ PX_API int px_counters_control(struct px_counters *c, const struct px_counters_c
 
 	if (ret)
 		return ret;
-	if ((ret = kept_sums(c, ctl, evs, n, kept))) {
+	if ((ret = px_interrupt_check(ctl, (unsigned)n)) || (ret = kept_sums(c, ctl, evs, n, kept))) {
 		free(evs);
 		return ret;
 	}
 	px_counters_unlink(c);
 	c->syscall_only = getenv("PX_COUNTERS_READ") && !strcmp(getenv("PX_COUNTERS_READ"), "syscall");
-	for (unsigned i = 0; i < n; i++) {
-		struct counter *k = &c->ctr[i];
-
-		k->ev = evs[i];
-		k->base = kept[i];
-		if ((ret = open_counter(c, k, i ? c->ctr[0].fd : -1, ctl->inherit))) {
-			c->n = i;
-			px_counters_unlink(c);
-			break;
-		}
-		c->n = i + 1;
+	c->n = (unsigned)n;
+	c->leader = first_interrupt(ctl, c->n);
+	for (unsigned i = 0; i < c->n; i++) {
+		c->ctr[i].ev = evs[i];
+		c->ctr[i].base = kept[i];
+		c->ctr[i].overflow = ctl->overflow[i];
+		c->ctr[i].fd = -1;
 	}
+	ret = open_group(c, ctl->signo);
+	if (!ret && ctl->inherit)
+		ret = px_children_open(&c->children, evs, c->n, c->tid);
+	if (ret)
+		px_counters_unlink(c);
 	free(evs);
 	return ret;
 }
@@ -274,8 +363,14 @@ PX_API int px_counters_unlink(struct px_counters *c)
 {
 	/* the group's members first, its leader last */
 	for (unsigned i = c->n; i-- > 0;)
-		release(&c->ctr[i]);
+		if (i != c->leader)
+			release(&c->ctr[i]);
+	if (c->n)
+		release(&c->ctr[c->leader]);
+	px_children_close(c->children);
+	c->children = NULL;
 	c->n = 0;
+	c->leader = 0;
 	c->running = false;
 	memset(&c->stopped, 0, sizeof(c->stopped));
 	return 0;

@@ -369,7 +369,8 @@ GR
 # cycle counter); pauth-impdef=on makes pointer authentication cheap to
 # emulate.  The hardware suite's guest runs with -icount shift=0: a guest
 # instruction takes 1 ns of the guest's time and every count is
-# deterministic (cycles then advance one per instruction).  The module
+# deterministic (cycles then advance one per instruction); so does libpx's
+# benchmark guest (bench-libpx), whose costs are then instructions.  The module
 # suite's guest runs without it, each virtual CPU in its own host thread
 # (thread=multi), its clocks on the host's time as the x86 guest's: under
 # -icount qemu runs the virtual CPUs in turns on one thread and the
@@ -396,7 +397,9 @@ vm_boot() {
 	case $VM_ARCH in
 	arm64)
 		local clock="-accel tcg,thread=multi"
-		[ "$suite" != hw ] || clock="-accel tcg -icount shift=0"
+		case $suite in
+		hw|bench-libpx) clock="-accel tcg -icount shift=0" ;;
+		esac
 		# shellcheck disable=SC2086 # $clock is two or three words
 		nice -n "${VM_NICE:--10}" timeout --kill-after=10 "$VM_TIMEOUT" qemu-system-aarch64 \
 			-M virt -cpu max,pauth-impdef=on $clock -m 1024 -smp 2 \

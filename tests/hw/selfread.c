@@ -5,6 +5,8 @@
  *   path PATH          how the reads went: user (the mmap page and the
  *                      counter) or syscall (read(2))
  *   delta D            the count between two reads around the loop
+ *   value_delta D      the same with px_counters_read_value (the count
+ *                      alone)
  *
  * With PX_COUNTERS_READ=syscall every read is read(2).  Counts are of the
  * calling thread; at user level only (EVENT:u) D is 5 N plus the fixed
@@ -14,14 +16,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static void loop(unsigned long n)
+/* The loop's instructions are the same for every n but 5 n, whatever the
+ * code around it: the test for 0 is in it, and it is never inlined. */
+static __attribute__((noinline)) void loop(unsigned long n)
 {
-	if (!n)
-		return;
 #if defined(__aarch64__)
-	__asm__ volatile("1: nop\n nop\n nop\n subs %0, %0, #1\n b.ne 1b" : "+r"(n) : : "cc");
+	__asm__ volatile("cbz %0, 2f\n1: nop\n nop\n nop\n subs %0, %0, #1\n b.ne 1b\n2:" : "+r"(n) : : "cc");
 #elif defined(__x86_64__)
-	__asm__ volatile("1: nop\n nop\n nop\n dec %0\n jnz 1b" : "+r"(n) : : "cc");
+	__asm__ volatile("test %0, %0\n jz 2f\n1: nop\n nop\n nop\n dec %0\n jnz 1b\n2:" : "+r"(n) : : "cc");
 #endif
 }
 
@@ -30,6 +32,7 @@ int main(int argc, char **argv)
 	struct px_counters_control ctl = { .events = argc > 1 ? argv[1] : "instructions:u" };
 	unsigned long n = argc > 2 ? strtoul(argv[2], NULL, 10) : 0;
 	struct px_counters_sums a, b;
+	uint64_t va, vb;
 	struct px_counters *k;
 
 	if (px_counters_open(&k) || px_counters_control(k, &ctl) || px_counters_start(k) ||
@@ -39,9 +42,12 @@ int main(int argc, char **argv)
 	}
 	loop(n);
 	px_counters_read(k, &b);
-	printf("path %s\ndelta %llu\n",
+	px_counters_read_value(k, 0, &va);
+	loop(n);
+	px_counters_read_value(k, 0, &vb);
+	printf("path %s\ndelta %llu\nvalue_delta %llu\n",
 	       px_counters_read_path(k, 0) == PX_READ_USER ? "user" : "syscall",
-	       (unsigned long long)(b.value[0] - a.value[0]));
+	       (unsigned long long)(b.value[0] - a.value[0]), (unsigned long long)(vb - va));
 	px_counters_close(k);
 	return 0;
 }

@@ -58,6 +58,13 @@ static void counting(void)
 	   "task-clock counted, the whole time (%llu ns)", (unsigned long long)s.value[1]);
 	is_int(px_counters_read_path(c, 0), PX_READ_SYSCALL,
 	       "a software event is read with read(2): no counter to read in user space");
+	{
+		uint64_t v = 0;
+
+		ok(px_counters_read_value(c, 0, &v) == 0 && v == 500,
+		   "the count alone, stopped: the same 500");
+		is_int(px_counters_read_value(c, 2, &v), -EINVAL, "a counter that is not there refused");
+	}
 	touch(100);
 	is_int(px_counters_read(c, &again), 0, "read again while stopped");
 	ok(!memcmp(&s, &again, sizeof(s)), "stopped: the same sums");
@@ -77,6 +84,12 @@ static void counting(void)
 	px_counters_control(c, &ctl);
 	px_counters_start(c);
 	touch(10);
+	{
+		uint64_t v = 0;
+
+		ok(px_counters_read_value(c, 1, &v) == 0 && v == 10,
+		   "the count alone while running, with read(2) here: 10");
+	}
 	px_counters_stop(c);
 	px_counters_read(c, &s);
 	is_int(s.value[1], 10, "another event in a slot: its sum starts from 0");
@@ -145,6 +158,148 @@ static void attached(void)
 	waitpid(pid, &status, 0);
 }
 
+/* Interrupt mode: the handler learns which counter overflowed. */
+static struct px_counters *ovf_state;
+static volatile uint32_t ovf_mask;
+static volatile int ovf_signals;
+
+static void on_overflow(int sig, siginfo_t *info, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	ovf_mask |= px_counters_overflowed(ovf_state, info);
+	ovf_signals++;
+}
+
+/* page-faults every 100 in interrupt mode: the signal names it, counting
+ * stops at the overflow, resume restarts it for 100 more. */
+static void interrupts(void)
+{
+	struct px_counters_control ctl = { .events = "task-clock,page-faults", .signo = SIGRTMIN + 1 };
+	struct sigaction sa = { .sa_sigaction = on_overflow, .sa_flags = SA_SIGINFO };
+	struct px_counters_sums s, again;
+
+	sigaction(ctl.signo, &sa, NULL);
+	ctl.overflow[1] = 100;
+	px_counters_open(&ovf_state);
+	is_int(px_counters_control(ovf_state, &ctl), 0, "page-faults in interrupt mode, every 100");
+	touch(1);	/* the handler's code and stack, before */
+	px_counters_start(ovf_state);
+	touch(250);
+	is_int(ovf_signals, 1, "one signal: counting suspended at the overflow");
+	is_int(ovf_mask, 2, "naming counter 1");
+	px_counters_read(ovf_state, &s);
+	is_int(s.value[1], 100, "suspended at the overflow: 100 faults of the 250");
+	touch(10);
+	px_counters_read(ovf_state, &again);
+	ok(again.value[0] == s.value[0] && again.value[1] == 100,
+	   "the whole state is suspended: task-clock stopped with it");
+	ovf_mask = 0;
+	is_int(px_counters_resume(ovf_state), 0, "resume");
+	touch(150);
+	px_counters_read(ovf_state, &s);
+	ok(ovf_signals == 2 && ovf_mask == 2 && s.value[1] == 200,
+	   "resumed: 100 more faults, a second signal, suspended at 200 (%d signals, %llu faults)",
+	   ovf_signals, (unsigned long long)s.value[1]);
+	ok(s.value[0] > again.value[0], "task-clock counted again meanwhile");
+	px_counters_resume(ovf_state);
+	touch(30);
+	px_counters_stop(ovf_state);
+	px_counters_read(ovf_state, &s);
+	ok(ovf_signals == 2 && s.value[1] == 230, "and counts on after a resume: 230, no signal");
+
+	/* two counters in interrupt mode: the second overflows first */
+	ctl.events = "page-faults,page-faults";
+	ctl.overflow[0] = 100;
+	ctl.overflow[1] = 30;
+	ovf_mask = 0;
+	ovf_signals = 0;
+	is_int(px_counters_control(ovf_state, &ctl), 0, "two counters in interrupt mode");
+	px_counters_start(ovf_state);
+	touch(50);
+	px_counters_read(ovf_state, &s);
+	ok(ovf_signals == 1 && ovf_mask == 2 && s.value[1] == 30,
+	   "counter 1 overflows first: named, stopped at its 30 (%llu)",
+	   (unsigned long long)s.value[1]);
+	ok(s.value[0] >= 30 && s.value[0] < 50,
+	   "counter 0 suspended by the handler, soon after (%llu)", (unsigned long long)s.value[0]);
+	px_counters_close(ovf_state);
+
+	px_counters_open(&ovf_state);
+	ctl.signo = 0;
+	is_int(px_counters_control(ovf_state, &ctl), -EINVAL, "interrupt mode without a signal refused");
+	ok(strstr(px_counters_error(), "ctl.signo") != NULL, "saying so: %s", px_counters_error());
+	ctl.signo = SIGRTMIN + 1;
+	ctl.inherit = 1;
+	is_int(px_counters_control(ovf_state, &ctl), -EINVAL, "with inherit refused");
+	ctl.inherit = 0;
+	ctl.events = "page-faults";
+	is_int(px_counters_control(ovf_state, &ctl), -EINVAL,
+	       "a period for a counter that is not there refused");
+	is_int(px_counters_resume(ovf_state), -EINVAL, "resume with nothing programmed refused");
+	px_counters_close(ovf_state);
+	signal(SIGRTMIN + 1, SIG_DFL);
+}
+
+/* A function a uprobe counts: each call one event, exactly. */
+__attribute__((noinline)) void counted_call(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+static void calls(int n)
+{
+	for (int i = 0; i < n; i++)
+		counted_call();
+}
+
+static void *thread_calls(void *arg)
+{
+	calls((int)(long)arg);
+	return NULL;
+}
+
+/* With inherit, the children's and threads' final counts, apart from the
+ * thread's own: the calls of a function each makes, counted by a uprobe. */
+static void children(void)
+{
+	char exe[4096], events[4200];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct px_counters_control ctl = { .events = events, .inherit = 1 };
+	struct px_counters_sums s, kids;
+	struct px_counters *c;
+	pthread_t t;
+
+	exe[len > 0 ? len : 0] = 0;
+	snprintf(events, sizeof(events), "uprobe:%s:counted_call,page-faults", exe);
+	px_counters_open(&c);
+	is_int(px_counters_control(c, &ctl), 0, "a uprobe on counted_call, inherited: %s",
+	       px_counters_error());
+	is_int(px_counters_read_children(c, &kids), 0, "the children's sums before any child");
+	ok(kids.n == 2 && kids.value[0] == 0, "none yet");
+	px_counters_start(c);
+	calls(10);
+	for (int i = 1; i <= 3; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			calls(100 * i);
+			_exit(0);
+		}
+		waitpid(pid, NULL, 0);
+	}
+	pthread_create(&t, NULL, thread_calls, (void *)50L);
+	pthread_join(t, NULL);
+	calls(5);
+	px_counters_stop(c);
+	px_counters_read(c, &s);
+	is_int(px_counters_read_children(c, &kids), 0, "read the children's sums");
+	is_int(s.value[0], 15, "the thread's own sum: its own 15 calls");
+	is_int(kids.value[0], 650, "the children's: 100 + 200 + 300 calls, and the thread's 50");
+	ok(kids.value[1] > 0 && kids.enabled[0] > 0, "their other counter and times too");
+	px_counters_close(c);
+}
+
 /* The markers outside a measuring run: nothing, 0. */
 static void markers_off(void)
 {
@@ -171,12 +326,19 @@ static void *thread_regions(void *arg)
 	return NULL;
 }
 
+static void *thread_touch(void *arg)
+{
+	touch((long)arg);
+	return NULL;
+}
+
 /* A measuring run in a child, its report read back (CSV): per thread and
  * region, calls, sum, min and max per call. */
 static void markers_on(void)
 {
 	char path[] = "/tmp/test_self.XXXXXX", line[512];
 	int fd = mkstemp(path), status, rows = 0, outer = 0, inner = 0, worker = 0;
+	long spawn = -1;
 	pid_t pid;
 	FILE *f;
 
@@ -208,6 +370,12 @@ static void markers_on(void)
 			      -ENAMETOOLONG;
 		pthread_create(&t, NULL, thread_regions, NULL);
 		pthread_join(t, NULL);
+		/* a region open while a thread starts and works: it counts
+		 * the thread that marks it, not the one it starts */
+		px_region_begin("spawn");
+		pthread_create(&t, NULL, thread_touch, (void *)100L);
+		pthread_join(t, NULL);
+		px_region_end("spawn");
 		exit(bad ? 3 : 0);	/* exit(): the report is written */
 	}
 	waitpid(pid, &status, 0);
@@ -235,14 +403,19 @@ static void markers_on(void)
 			worker = !strcmp(col[13], "4") && !strcmp(col[8], "80") &&
 				 !strcmp(col[15], "20") && !strcmp(col[16], "20") &&
 				 strcmp(col[4], "") != 0;
+		if (!strcmp(col[24], "spawn") && !strcmp(col[13], "1"))
+			spawn = atol(col[8]);
 	}
 	if (f)
 		fclose(f);
 	unlink(path);
-	is_int(rows, 3, "three region rows: outer and inner of the main thread, worker of the other");
+	is_int(rows, 4, "four region rows: outer, inner and spawn of the main thread, worker of the other");
 	ok(outer, "outer: 4 calls (the last one empty), 48 faults, 0 to 17 a call");
 	ok(inner, "inner, nested: 3 calls, 18 faults, 5 to 7 a call");
 	ok(worker, "worker, on its own thread and counters: 4 calls of 20 faults");
+	ok(spawn >= 0 && spawn < 100,
+	   "spawn, open while a thread it started touched 100 pages: the marking thread's own %ld faults",
+	   spawn);
 }
 
 int main(void)
@@ -251,6 +424,8 @@ int main(void)
 	counting();
 	errors();
 	attached();
+	interrupts();
+	children();
 	markers_off();
 	markers_on();
 	return done_testing();
