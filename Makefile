@@ -96,11 +96,15 @@ LIB = $(B)/libpx.a
 # objects are built with hidden visibility, lib/self/api.h marks what is
 # public), a static one, and its pkg-config file.  The shared library
 # holds what lib/self needs: the event parser (libpfm4), the perf system
-# call and ring (the children's sums), the schema's row writer.
+# call and ring (the children's sums), the module backend (whose table of
+# operations brings its sampler and the formats' readers along), the
+# schema's row writer.
 LIBPX_SONAME = libpx.so.0
 LIBPX_OBJS = $(patsubst %.c,$(B)/obj/%.o,$(wildcard lib/self/*.c) lib/event/events.c \
 	lib/event/uprobe.c lib/backend/perfev/perf_syscall.c lib/backend/perfev/perf_ring.c \
-	lib/base/error.c lib/base/runctx.c lib/base/grow.c lib/base/scale.c lib/report/row.c lib/report/emit.c)
+	lib/backend/module/backend_module.c lib/backend/module/sampler_module.c \
+	lib/backend/sampler_check.c lib/backend/perfev/sideband.c lib/base/random.c \
+	$(wildcard formats/*/lib/*.c) lib/base/error.c lib/base/runctx.c lib/base/grow.c lib/base/scale.c lib/report/row.c lib/report/emit.c)
 LIBPX = $(B)/lib/$(LIBPX_SONAME) $(B)/lib/libpx.so $(B)/lib/libpx.a $(B)/lib/pkgconfig/libpx.pc
 PUBLIC_API_HDRS = include/px_counters.h include/px_region.h
 # The examples of README's "libpx" section, built against build/lib as a
@@ -115,7 +119,7 @@ UNIT_BINS = $(UNIT_SRCS:%.c=$(B)/%)
 # library, and those that use /dev/perfmon alone (the statically linked
 # workloads of tests/module are built by scripts/vm/lib.sh).
 MODULE_LIB_SRCS = tests/module/smpl_ops.c tests/module/cc_smpl.c \
-	$(addprefix tests/module/,pfm_test.c pfm_fuzz.c pfm_bench.c runas.c swkeys.c)
+	$(addprefix tests/module/,pfm_test.c pfm_fuzz.c pfm_bench.c runas.c swkeys.c px_self.c)
 MODULE_LIB_BINS = $(MODULE_LIB_SRCS:%.c=$(B)/%)
 WORKLOAD_SRCS = $(wildcard tests/workloads/*.c)
 # refault: built without the C library, so a run is its loop from the

@@ -49,6 +49,11 @@ struct px_counters_control {
 	 * Not with inherit. */
 	int signo;
 	uint64_t overflow[PX_COUNTERS_MAX];
+	/* "perf" (perf_event_open, the default) or "module" (the perfmon
+	 * module's /dev/perfmon: counting, preserved sums and reads with an
+	 * ioctl; no interrupt mode, no children's sums); NULL: the
+	 * environment's PX_COUNTERS_BACKEND, else perf */
+	const char *backend;
 };
 
 /* The sums of a read: what read(2) of each counter gives. */

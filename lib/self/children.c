@@ -70,6 +70,7 @@ static int open_one(struct px_children *ch, unsigned i, const struct px_event *e
 static int open_ring(struct px_children *ch, pid_t tid)
 {
 	struct perf_event_attr a;
+	int ret;
 
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
@@ -79,7 +80,15 @@ static int open_ring(struct px_children *ch, pid_t tid)
 	if (ch->ring_fd < 0)
 		return px_fail(-ch->ring_fd, "cannot open the children's records: %s",
 			       strerror(-ch->ring_fd));
-	return px_ring_map(&ch->ring, ch->ring_fd, CHILDREN_RING_PAGES);
+	if ((ret = px_ring_map(&ch->ring, ch->ring_fd, CHILDREN_RING_PAGES)))
+		return ret;
+	/* every page touched now: the thread's reads of the records would
+	 * fault them in and count the faults as its own (kernels before
+	 * 6.10 map a ring's pages at the first touch) */
+	for (size_t off = 0; off < ch->ring.data_size; off += (size_t)sysconf(_SC_PAGESIZE))
+		(void)*(volatile unsigned char *)(ch->ring.data + off);
+	(void)__atomic_load_n(&ch->ring.meta->data_head, __ATOMIC_RELAXED);
+	return 0;
 }
 
 int px_children_open(struct px_children **chp, const struct px_event *evs, unsigned n, pid_t tid)

@@ -4,6 +4,7 @@
  * interrupt.c. */
 #include "counters_state.h"
 #include "api.h"
+#include "counters_module.h"
 #include "error.h"
 #include "events.h"
 #include "perf_syscall.h"
@@ -87,7 +88,10 @@ static int open_counter(struct px_counters *c, struct counter *k, int leader, in
 		return ret;
 	if (c->tid)
 		return 0;	/* another thread's: its counter is not ours to read */
-	k->page = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, fd, 0);
+	/* populated now: a first read's fault in the page (kernels before
+	 * 6.10 map it at the first touch) would be counted as the thread's */
+	k->page = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED | MAP_POPULATE,
+		       fd, 0);
 	if (k->page == MAP_FAILED)
 		k->page = NULL;	/* read(2) it is */
 	return 0;
@@ -135,6 +139,18 @@ static int read_counter(struct px_counters *c, unsigned i, struct px_counters_su
 /* Only n and the first n entries are written: a read is meant to be
  * cheap enough for a loop body, and clearing the whole 392-byte struct
  * was a third of a user-space read's instructions. */
+/* The module's sums: every counter with one ioctl. */
+static int read_module(struct px_counters *c, struct px_counters_sums *s)
+{
+	int ret = px_module_counters_read(c->group, s, c->n);
+
+	for (unsigned i = 0; !ret && i < c->n; i++) {
+		s->value[i] += c->ctr[i].base;
+		c->ctr[i].path = PX_READ_SYSCALL;
+	}
+	return ret;
+}
+
 PX_API int px_counters_read(struct px_counters *c, struct px_counters_sums *s)
 {
 	if (!c->running) {
@@ -142,6 +158,8 @@ PX_API int px_counters_read(struct px_counters *c, struct px_counters_sums *s)
 		s->n = c->n;
 		return 0;
 	}
+	if (c->group)
+		return read_module(c, s);
 	s->n = c->n;
 	for (unsigned i = 0; i < c->n; i++) {
 		int ret = read_counter(c, i, s);
@@ -166,7 +184,7 @@ static __attribute__((noinline)) int read_value_slow(struct px_counters *c, unsi
 		*value = c->stopped.value[i];
 		return 0;
 	}
-	if ((ret = read_counter(c, i, &s)))
+	if ((ret = c->group ? read_module(c, &s) : read_counter(c, i, &s)))
 		return ret;
 	*value = s.value[i];
 	return 0;
@@ -211,7 +229,8 @@ PX_API int px_counters_start(struct px_counters *c)
 {
 	int ret;
 
-	if ((ret = no_events(c, "start")) || (ret = start_group(c)) ||
+	if ((ret = no_events(c, "start")) ||
+	    (ret = c->group ? px_group_enable(c->group) : start_group(c)) ||
 	    (c->children && (ret = px_children_enable(c->children, true))))
 		return ret;
 	c->running = true;
@@ -226,7 +245,7 @@ PX_API int px_counters_resume(struct px_counters *c)
 		return ret;
 	if (!c->running)
 		return px_fail(EINVAL, "resume: the counters are stopped (px_counters_start starts them)");
-	return start_group(c);
+	return c->group ? px_group_enable(c->group) : start_group(c);
 }
 
 /* Stop the group at one point: its leader. */
@@ -236,8 +255,12 @@ PX_API int px_counters_stop(struct px_counters *c)
 
 	if ((ret = no_events(c, "stop")))
 		return ret;
-	if (ioctl(c->ctr[c->leader].fd, PERF_EVENT_IOC_DISABLE, 0))
-		return px_fail(errno, "stop the counters: %s", strerror(errno));
+	if (c->group)
+		ret = px_group_disable(c->group);
+	else if (ioctl(c->ctr[c->leader].fd, PERF_EVENT_IOC_DISABLE, 0))
+		ret = px_fail(errno, "stop the counters: %s", strerror(errno));
+	if (ret)
+		return ret;
 	if (c->children && (ret = px_children_enable(c->children, false)))
 		return ret;
 	if (!c->running)
@@ -305,6 +328,18 @@ static unsigned first_interrupt(const struct px_counters_control *ctl, unsigned 
 	return 0;
 }
 
+/* What the module backend cannot do for libpx: 0, or -EINVAL saying so. */
+static int module_can(const struct px_counters_control *ctl)
+{
+	if (ctl->inherit)
+		return px_fail(EINVAL,
+			       "children's sums (inherit) need the perf backend: the module adds a child's counts to the thread's own");
+	for (unsigned i = 0; i < PX_COUNTERS_MAX; i++)
+		if (ctl->overflow[i])
+			return px_fail(EINVAL, "interrupt mode needs the perf backend");
+	return 0;
+}
+
 /* Every counter of c opened, its leader first. */
 static int open_group(struct px_counters *c, int signo)
 {
@@ -322,11 +357,13 @@ PX_API int px_counters_control(struct px_counters *c, const struct px_counters_c
 	struct px_event *evs;
 	uint64_t kept[PX_COUNTERS_MAX] = { 0 };
 	size_t n;
-	int ret = parse_events(ctl, &evs, &n);
+	int module = 0, ret = parse_events(ctl, &evs, &n);
 
 	if (ret)
 		return ret;
-	if ((ret = px_interrupt_check(ctl, (unsigned)n)) || (ret = kept_sums(c, ctl, evs, n, kept))) {
+	if ((ret = px_interrupt_check(ctl, (unsigned)n)) ||
+	    (ret = module = px_counters_want_module(ctl)) < 0 ||
+	    (module && (ret = module_can(ctl))) || (ret = kept_sums(c, ctl, evs, n, kept))) {
 		free(evs);
 		return ret;
 	}
@@ -340,7 +377,8 @@ PX_API int px_counters_control(struct px_counters *c, const struct px_counters_c
 		c->ctr[i].overflow = ctl->overflow[i];
 		c->ctr[i].fd = -1;
 	}
-	ret = open_group(c, ctl->signo);
+	ret = module ? px_module_counters_open(&c->group, evs, c->n, c->tid) :
+		       open_group(c, ctl->signo);
 	if (!ret && ctl->inherit)
 		ret = px_children_open(&c->children, evs, c->n, c->tid);
 	if (ret)
@@ -369,6 +407,8 @@ PX_API int px_counters_unlink(struct px_counters *c)
 		release(&c->ctr[c->leader]);
 	px_children_close(c->children);
 	c->children = NULL;
+	px_group_close(c->group);
+	c->group = NULL;
 	c->n = 0;
 	c->leader = 0;
 	c->running = false;

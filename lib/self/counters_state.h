@@ -3,6 +3,7 @@
 #ifndef PX_SELF_COUNTERS_STATE_H
 #define PX_SELF_COUNTERS_STATE_H
 
+#include "backend.h"
 #include "children.h"
 #include "events.h"
 #include "px_counters.h"
@@ -29,6 +30,7 @@ struct px_counters {
 	struct counter ctr[PX_COUNTERS_MAX];
 	struct px_counters_sums stopped;	/* the sums at the last stop */
 	struct px_children *children;		/* with ctl.inherit */
+	struct px_group *group;			/* on the module: its context */
 };
 
 /* Interrupt mode (interrupt.c). */

@@ -7,7 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-int px_region_run_prepare(struct px_region_run *rr, const char *events, const struct px_out *o)
+int px_region_run_prepare(struct px_region_run *rr, const char *events, const char *backend,
+			  const struct px_out *o)
 {
 	const char *tmp = getenv("TMPDIR");
 	int fd;
@@ -23,7 +24,7 @@ int px_region_run_prepare(struct px_region_run *rr, const char *events, const st
 			       tmp && *tmp ? tmp : "/tmp", strerror(err));
 	}
 	close(fd);
-	if (setenv("PX_REGIONS_EVENTS", events, 1) ||
+	if (setenv("PX_REGIONS_EVENTS", events, 1) || setenv("PX_COUNTERS_BACKEND", backend, 1) ||
 	    setenv("PX_REGIONS_OUTPUT", rr->path, 1) ||
 	    setenv("PX_REGIONS_FORMAT", o->kind == PX_OUT_JSON ? "json" :
 					o->kind == PX_OUT_CSV ? "csv" : "text", 1) ||

@@ -15,9 +15,11 @@ struct px_region_run {
 
 /* Create the file and set PX_REGIONS_* in this process's environment
  * (the command inherits it): events (comma-separated, as -e takes
- * them) counted per region, rows in o's format.  0 or -errno with
+ * them) counted per region on the backend named ("perf" or "module":
+ * PX_COUNTERS_BACKEND), rows in o's format.  0 or -errno with
  * px_last_error(). */
-int px_region_run_prepare(struct px_region_run *rr, const char *events, const struct px_out *o);
+int px_region_run_prepare(struct px_region_run *rr, const char *events, const char *backend,
+			  const struct px_out *o);
 
 /* Write the regions the command reported to f: the CSV header first (o
  * notes it is out) and the rows; JSON rows a line each; a text table.

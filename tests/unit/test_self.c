@@ -118,6 +118,15 @@ static void errors(void)
 	is_int(px_counters_control(c, &ctl), -EINVAL, "more than PX_COUNTERS_MAX events refused");
 	ok(strstr(px_counters_error(), "at most 16") != NULL, "saying the limit: %s",
 	   px_counters_error());
+	ctl.events = "page-faults";
+	ctl.backend = "module";
+	ok(px_counters_control(c, &ctl) < 0 && strstr(px_counters_error(), "/dev/perfmon") != NULL,
+	   "the module asked for where it is not loaded: refused, saying so: %s", px_counters_error());
+	ctl.backend = "perfmon2";
+	is_int(px_counters_control(c, &ctl), -EINVAL, "an unknown backend refused");
+	ok(strstr(px_counters_error(), "'perf' (the default) or 'module'") != NULL, "naming both: %s",
+	   px_counters_error());
+	ctl.backend = NULL;
 	is_int(px_counters_attach(&c, 0), -EINVAL, "attach to no thread refused");
 	px_counters_close(c);
 	px_counters_close(NULL);
