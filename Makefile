@@ -133,7 +133,7 @@ WORKLOADS = $(WORKLOAD_SRCS:%.c=$(B)/%) $(B)/tests/workloads/refault \
 # on plain perf_event_open, a workload of a known instruction count, and
 # a nest of calls for the call chains.
 HW_BINS = $(B)/tests/hw/hw_ref $(B)/tests/hw/nops $(B)/tests/hw/nest $(B)/tests/hw/selfread \
-	$(B)/tests/hw/selfovf $(B)/tests/hw/libpx_cost
+	$(B)/tests/hw/selfovf $(B)/tests/hw/libpx_cost $(B)/tests/hw/selfregion
 
 # The man pages: scdoc sources in man/, roff pages in build/man.
 MAN_SRCS = $(wildcard man/*.1.scd)
@@ -154,13 +154,13 @@ UNIT_BINS := $(filter-out %/test_unwind,$(UNIT_BINS))
 endif
 
 ifdef CROSS_ARM64
-# The cross build: the front ends, the library, its unit tests, the
-# workloads and the hardware suite's programs, then perfmon.ko and its
+# The cross build: the front ends, the library and libpx, its unit tests,
+# the workloads and the hardware suite's programs, then perfmon.ko and its
 # formats.  Not the man pages (the same for every machine: the native
 # build makes them), nor the workloads that scripts build in folders of
 # their own for the native tests (symbols, call graph) or that need Open
 # MPI's compiler.
-all: $(CMDS) $(UNIT_BINS) $(MODULE_LIB_BINS) $(WORKLOADS) $(HW_BINS) arm64-modules
+all: $(CMDS) $(LIBPX) $(UNIT_BINS) $(MODULE_LIB_BINS) $(WORKLOADS) $(HW_BINS) arm64-modules
 
 # The modules, from copies of kernel/, formats/ and the test format in
 # build/arm64/src, against Debian's arm64 headers fetched and cached in
@@ -201,11 +201,14 @@ $(B)/lib/libpx.a: $(LIBPX_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 # libpx.pc for prefix $(1), libdir $(2) and includedir $(3) into $(4)
-# (make install writes its own, for where it installs)
+# (make install writes its own, for where it installs).  Programs link
+# with -z now: with lazy binding, the first call of a region would count
+# the dynamic linker resolving px_region_end (540 instructions in the
+# arm64 guest) on top of the region's own.
 define libpx_pc
 	printf '%s\n' 'prefix=$(1)' 'libdir=$(2)' 'includedir=$(3)' '' \
 		'Name: libpx' 'Description: a program'"'"'s own performance counters and code-region markers' \
-		'Version: $(VERSION)' 'Libs: -L$${libdir} -lpx' 'Libs.private: -lpfm -lelf -lm -lpthread' \
+		'Version: $(VERSION)' 'Libs: -L$${libdir} -lpx -Wl,-z,now' 'Libs.private: -lpfm -lelf -lm -lpthread' \
 		'Cflags: -I$${includedir}' > $(4)
 endef
 $(B)/lib/pkgconfig/libpx.pc: Makefile VERSION $(PUBLIC_STAMP)
@@ -273,6 +276,13 @@ $(B)/tests/hw/nops: tests/hw/nops.S
 $(B)/tests/hw/selfread $(B)/tests/hw/selfovf: $(B)/tests/hw/%: tests/hw/%.c $(LIB) $(PUBLIC_API_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iinclude -static -o $@ $< $(LIB) -lpfm -lelf -lz -lm -lpthread
+# a program marking regions, linked as README says programs link libpx:
+# pkg-config's flags (the tree's libpx.pc), the shared library
+LIBPX_PC = PKG_CONFIG_PATH=$(B)/lib/pkgconfig $(PKG_CONFIG)
+$(B)/tests/hw/selfregion: tests/hw/selfregion.c $(LIBPX) $(PUBLIC_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -DPX_REGIONS $$($(LIBPX_PC) --cflags libpx) -o $@ $< \
+		$$($(LIBPX_PC) --libs libpx) -Wl,-rpath,$(CURDIR)/$(B)/lib
 # libpx's costs in the arm64 guest (scripts/bench-libpx.sh): the same
 # program as the host's, static for the guest
 $(B)/tests/hw/libpx_cost: tests/bench/libpx_cost.c $(LIB) $(PUBLIC_API_HDRS)

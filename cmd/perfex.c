@@ -179,9 +179,9 @@ static int count(struct options *o, const struct px_backend *be,
 }
 
 /* --regions: the command's environment asks libpx for its regions, with
- * the events of -e, on perfex's backend, in the output's format. */
-static int prepare_regions(const struct options *o, const struct px_backend *be,
-			   const struct px_out *how, struct px_region_run *rr)
+ * the events of -e, in the output's format. */
+static int prepare_regions(const struct options *o, const struct px_out *how,
+			   struct px_region_run *rr)
 {
 	size_t len = 1;
 	char *events;
@@ -194,7 +194,10 @@ static int prepare_regions(const struct options *o, const struct px_backend *be,
 		return px_fail(ENOMEM, "out of memory");
 	for (size_t i = 0; i < o->nspecs; i++)
 		strcat(strcat(events, i ? "," : ""), o->specs[i]);
-	ret = px_region_run_prepare(rr, events, be->name, how);
+	/* the regions on the module only when asked for by name: on perf
+	 * events they read in user space where the machine allows */
+	ret = px_region_run_prepare(rr, events, o->backend && !strcmp(o->backend, "module") ?
+						       "module" : "perf", how);
 	free(events);
 	return ret;
 }
@@ -241,7 +244,7 @@ int main(int argc, const char **argv)
 	if (o.output && px_outfile_open(&out, o.output, false))
 		return fail_runtime(&out);
 	px_out_init(&how, o.separator, o.json);
-	if (o.regions && prepare_regions(&o, be, &how, &regions))
+	if (o.regions && prepare_regions(&o, &how, &regions))
 		return fail_runtime(&out);
 	ret = count(&o, be, cmd, &report, &out);
 	if (ret >= 0) {

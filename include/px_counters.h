@@ -93,6 +93,12 @@ int px_counters_read(struct px_counters *c, struct px_counters_sums *s);
  * of a counter in a loop body. */
 int px_counters_read_value(struct px_counters *c, unsigned i, uint64_t *value);
 
+/* The control the state counts with now (perfctr's read of the control):
+ * its events (a copy of c's, valid until the next control, unlink or
+ * close), preserve, inherit, signo, overflow and the backend in use
+ * ("perf" or "module"); all zero with nothing programmed. */
+int px_counters_read_control(const struct px_counters *c, struct px_counters_control *ctl);
+
 /* The summed final counts of the children and threads that ended since
  * the control (with ctl.inherit; all 0 without): perfctr's children's
  * sums.  A child that is still running is not in them. */

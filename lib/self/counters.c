@@ -287,8 +287,11 @@ static int parse_events(const struct px_counters_control *ctl, struct px_event *
 	*n = 0;
 	if (!ctl || !ctl->events || !*ctl->events)
 		return px_fail(EINVAL, "no events to count: give them as perfex -e takes them");
-	if ((ret = px_event_parse_list(ctl->events, evs, n)))
+	if ((ret = px_event_parse_list(ctl->events, evs, n))) {
+		free(*evs);	/* the events parsed before the bad one */
+		*evs = NULL;
 		return ret;
+	}
 	if (*n > PX_COUNTERS_MAX) {
 		free(*evs);
 		return px_fail(EINVAL, "%zu events: a counter state counts at most %d", *n,
@@ -328,6 +331,22 @@ static unsigned first_interrupt(const struct px_counters_control *ctl, unsigned 
 	return 0;
 }
 
+/* The control c counts with, for px_counters_read_control(): its own
+ * copy of the events. */
+static void keep_control(struct px_counters *c, const struct px_counters_control *ctl,
+			 int module, char *events)
+{
+	c->control = *ctl;
+	c->control.backend = module ? "module" : "perf";
+	c->control.events = events;
+}
+
+PX_API int px_counters_read_control(const struct px_counters *c, struct px_counters_control *ctl)
+{
+	*ctl = c->control;
+	return 0;
+}
+
 /* What the module backend cannot do for libpx: 0, or -EINVAL saying so. */
 static int module_can(const struct px_counters_control *ctl)
 {
@@ -358,13 +377,21 @@ PX_API int px_counters_control(struct px_counters *c, const struct px_counters_c
 	uint64_t kept[PX_COUNTERS_MAX] = { 0 };
 	size_t n;
 	int module = 0, ret = parse_events(ctl, &evs, &n);
+	char *events;
 
 	if (ret)
 		return ret;
+	/* copied before the unlink frees the old copy: ctl may be the
+	 * control px_counters_read_control() gave */
+	if (!(events = strdup(ctl->events))) {
+		free(evs);
+		return px_fail(ENOMEM, "out of memory");
+	}
 	if ((ret = px_interrupt_check(ctl, (unsigned)n)) ||
 	    (ret = module = px_counters_want_module(ctl)) < 0 ||
 	    (module && (ret = module_can(ctl))) || (ret = kept_sums(c, ctl, evs, n, kept))) {
 		free(evs);
+		free(events);
 		return ret;
 	}
 	px_counters_unlink(c);
@@ -381,8 +408,13 @@ PX_API int px_counters_control(struct px_counters *c, const struct px_counters_c
 		       open_group(c, ctl->signo);
 	if (!ret && ctl->inherit)
 		ret = px_children_open(&c->children, evs, c->n, c->tid);
+	if (!ret) {
+		keep_control(c, ctl, module, events);
+		events = NULL;
+	}
 	if (ret)
 		px_counters_unlink(c);
+	free(events);
 	free(evs);
 	return ret;
 }
@@ -409,6 +441,8 @@ PX_API int px_counters_unlink(struct px_counters *c)
 	c->children = NULL;
 	px_group_close(c->group);
 	c->group = NULL;
+	free((char *)c->control.events);
+	memset(&c->control, 0, sizeof(c->control));
 	c->n = 0;
 	c->leader = 0;
 	c->running = false;

@@ -31,6 +31,7 @@ struct px_counters {
 	struct px_counters_sums stopped;	/* the sums at the last stop */
 	struct px_children *children;		/* with ctl.inherit */
 	struct px_group *group;			/* on the module: its context */
+	struct px_counters_control control;	/* as programmed; events c's copy */
 };
 
 /* Interrupt mode (interrupt.c). */

@@ -36,6 +36,11 @@ static const char *events;		/* NULL: not measuring */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct px_region_thread *threads, **threads_end = &threads;
 static _Thread_local struct thread_state *self;
+static _Thread_local int self_failed;	/* -errno: this thread cannot count */
+/* threads whose counters could not be opened, and the first one's reason:
+ * said at exit, so that a region never counted is never silently absent */
+static unsigned failed_threads;
+static char failed_why[256];
 
 static void report_at_exit(void)
 {
@@ -52,6 +57,9 @@ static void report_at_exit(void)
 	pthread_mutex_lock(&lock);
 	px_region_report(f, fmt ? fmt : "text", sep ? sep : ",",
 			 !header || strcmp(header, "0"), threads);
+	if (failed_threads)
+		fprintf(stderr, "libpx: the regions of %u thread%s were not counted: %s\n",
+			failed_threads, failed_threads > 1 ? "s" : "", failed_why);
 	pthread_mutex_unlock(&lock);
 	if (f != stderr)
 		fclose(f);
@@ -78,6 +86,8 @@ static int thread_state(struct thread_state **out)
 		*out = t;
 		return 0;
 	}
+	if (self_failed)
+		return self_failed;
 	/* room for the regions, taken now: growing it inside a region
 	 * would fault pages in that region's counts */
 	t = calloc(1, sizeof(*t));
@@ -88,10 +98,14 @@ static int thread_state(struct thread_state **out)
 	t->cap = 64;
 	if ((ret = px_counters_open(&t->c)) || (ret = px_counters_control(t->c, &ctl)) ||
 	    (ret = px_counters_start(t->c))) {
+		pthread_mutex_lock(&lock);
+		if (!failed_threads++)
+			snprintf(failed_why, sizeof(failed_why), "%s", px_last_error());
+		pthread_mutex_unlock(&lock);
 		px_counters_close(t->c);
 		free(t->r.stats);
 		free(t);
-		return ret;
+		return self_failed = ret;
 	}
 	t->r.tid = gettid();
 	for (unsigned i = 0; px_counters_name(t->c, i); i++)

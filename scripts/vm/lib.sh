@@ -35,9 +35,10 @@ arm64)
 	VM_CC=aarch64-linux-gnu-gcc
 	[ "$(uname -m)" = aarch64 ] && VM_CC=cc
 	# where the libraries of an arm64 binary are found (vm_copy_bin):
-	# the packages unpacked for the guest, then the host's multiarch ones
-	VM_LIBPATH="$VM_DIR/sysroot/lib/aarch64-linux-gnu $VM_DIR/sysroot/usr/lib/aarch64-linux-gnu
-		/lib/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu"
+	# the build's libpx, the packages unpacked for the guest, then the
+	# host's multiarch ones
+	VM_LIBPATH="$VM_BUILD/lib $VM_DIR/sysroot/lib/aarch64-linux-gnu
+		$VM_DIR/sysroot/usr/lib/aarch64-linux-gnu /lib/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu"
 	# the guest's own programs: Debian's arm64 packages, unpacked in
 	# $VM_DIR/sysroot (bash needs libtinfo)
 	VM_DEBS="busybox-static:arm64 bash:arm64 libtinfo6:arm64"

@@ -77,3 +77,25 @@ selfread_delta() {
 	# the instructions stopped with it, the whole state being suspended
 	[ "$ins1" -le "$cyc1" ] && [ "$ins2" -gt "$ins1" ] && [ "$ins2" -le "$cyc2" ]
 }
+
+# selfregion: a program linked with libpx's pkg-config flags (the shared
+# library) marks region "loop" around N turns of the five-instruction
+# loop, 10 calls; perfex --regions counts instructions at user level per
+# call: 5 N plus the markers' own, the same every call
+@test "a program linked with pkg-config --libs libpx counts its own region: 5 N instructions a call plus the markers' own" {
+	local n row base=
+	for n in 0 1000 100000; do
+		run -0 with_pmu perfex --regions -x, -o "$BATS_TEST_TMPDIR/r.csv" \
+			-e "$PMU_INSTRUCTIONS:u" selfregion $n 10
+		row=$(awk -F, '$2 == "region" && $25 == "loop"' "$BATS_TEST_TMPDIR/r.csv")
+		echo "N=$n: $row" >&3
+		[ -n "$row" ] || { echo "$output"; cat "$BATS_TEST_TMPDIR/r.csv"; false; }
+		# calls, min and max per call (fields 14, 16, 17)
+		read -r calls min max < <(awk -F, '{ print $14, $16, $17 }' <<<"$row")
+		assert_equal "$calls" 10
+		near "$max" "$min"
+		[ -n "$base" ] || base=$min
+		near "$((min - base))" $((5 * n))
+	done
+	echo "the markers' own: $base instructions at user level a call" >&3
+}

@@ -47,6 +47,16 @@ static void counting(void)
 	   px_counters_error());
 	is_int(px_counters_control(c, &ctl), 0, "program page-faults and task-clock");
 	is_str(px_counters_name(c, 0), "page-faults", "counter 0's event");
+	{
+		struct px_counters_control got;
+
+		is_int(px_counters_read_control(c, &got), 0, "read the control back");
+		ok(got.events != ctl.events && !strcmp(got.events, "page-faults,task-clock") &&
+		   !got.inherit && !strcmp(got.backend, "perf"),
+		   "its events (a copy), inherit and the backend in use");
+		is_int(px_counters_control(c, &got), 0, "and programmed with it again");
+		ok(!strcmp(px_counters_name(c, 1), "task-clock"), "the same events");
+	}
 	is_int(px_counters_read_path(c, 0), PX_READ_NONE, "not read yet");
 	is_int(px_counters_start(c), 0, "start");
 	touch(500);
