@@ -297,6 +297,7 @@ static void output_settings(const struct options *o, struct px_out *how)
 	how->aggregate = o->aggregate;
 	how->top = (size_t)o->profile_top;
 	how->callers = o->profile_callers;
+	how->full_paths = o->verbose;
 }
 
 /* The run both counting and sampling make: the sets, the command, task

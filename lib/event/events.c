@@ -592,6 +592,12 @@ int px_event_parse(const char *spec, struct px_event *ev)
 	return encode_with_pfm(spec, ev);
 }
 
+bool px_event_is_clock(const struct px_event *ev)
+{
+	return ev->type == PERF_TYPE_SOFTWARE && (ev->config == PERF_COUNT_SW_TASK_CLOCK ||
+						  ev->config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
 int px_event_parse_list(const char *list, struct px_event **evs, size_t *n)
 {
 	char *copy = strdup(list), *save = NULL, *tok;

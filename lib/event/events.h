@@ -44,6 +44,10 @@ struct px_event {
  * px_last_error() (unknown names come with close matches). */
 int px_event_parse(const char *spec, struct px_event *ev);
 
+/* Whether ev counts time in nanoseconds (task-clock, cpu-clock): text
+ * shows it in msec, as perf stat does. */
+bool px_event_is_clock(const struct px_event *ev);
+
 /* Parse a comma-separated list, appending to *evs (grown with realloc). */
 int px_event_parse_list(const char *list, struct px_event **evs, size_t *n);
 

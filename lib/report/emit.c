@@ -127,6 +127,14 @@ static void group_digits(char *buf, size_t len, uint64_t v, char sep)
 	buf[o] = '\0';
 }
 
+void px_format_value(char *buf, size_t len, double v, bool msec, enum px_counter_format f)
+{
+	if (msec)
+		snprintf(buf, len, "%.2f msec", v / 1e6);
+	else
+		px_format_count(buf, len, (uint64_t)(v > 0 ? v + 0.5 : 0), f);
+}
+
 void px_format_count(char *buf, size_t len, uint64_t v, enum px_counter_format f)
 {
 	switch (f) {

@@ -28,6 +28,8 @@ struct px_out {
 	size_t top;			/* profiles: rows per event; 0: all */
 	bool callers;			/* call graphs: the caller and callee
 					 * trees of the top functions */
+	bool full_paths;		/* text: modules by their full path
+					 * (pfmon -v); else their file name */
 	bool csv_header_done;		/* the CSV header is out (intervals
 					 * and the final rows share it) */
 };
@@ -63,5 +65,8 @@ void px_run_describe(char *buf, size_t len);
 
 /* A count for text, grouped as the format says. */
 void px_format_count(char *buf, size_t len, uint64_t v, enum px_counter_format f);
+/* A value for text: nanoseconds of a clock event (msec) as perf stat
+ * shows them, "1.57 msec"; any other count as px_format_count(). */
+void px_format_value(char *buf, size_t len, double v, bool msec, enum px_counter_format f);
 
 #endif

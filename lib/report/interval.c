@@ -2,7 +2,7 @@
 #include "row.h"
 
 void px_interval_row(FILE *f, struct px_out *o, double t, long set,
-		     const char *name, double delta)
+		     const char *name, bool msec, double delta)
 {
 	struct px_row row = px_row_make("interval");
 	char num[48];
@@ -17,8 +17,7 @@ void px_interval_row(FILE *f, struct px_out *o, double t, long set,
 		px_out_csv_header(f, o);
 		px_row_csv(f, o->sep, &row);
 	} else {
-		px_format_count(num, sizeof(num), (uint64_t)(delta > 0 ? delta + 0.5 : 0),
-				o->format);
+		px_format_value(num, sizeof(num), delta, msec, o->format);
 		fprintf(f, "%12.6f %20s  %s\n", t, num, name);
 	}
 }

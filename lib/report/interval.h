@@ -7,9 +7,10 @@
 #include "emit.h"
 
 /* At t seconds into the session, name grew by delta: a count of event
- * set `set`, or with set < 0 a sampling figure (samples, lost).  CSV and
- * JSON: an interval row of row.h, after the CSV header if none is out. */
+ * set `set`, or with set < 0 a sampling figure (samples, lost); msec: a
+ * clock event's nanoseconds, in msec in text.  CSV and JSON: an interval
+ * row of row.h, after the CSV header if none is out. */
 void px_interval_row(FILE *f, struct px_out *o, double t, long set,
-		     const char *name, double delta);
+		     const char *name, bool msec, double delta);
 
 #endif

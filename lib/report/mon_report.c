@@ -35,6 +35,7 @@ static void text_unit(FILE *f, const struct px_monitor *m, const struct px_unit 
 	for (size_t s = 0; s < m->opts.nsets; s++) {
 		for (size_t i = 0; i < m->opts.sets[s].n; i++) {
 			const char *name = m->opts.sets[s].events[i].name;
+			bool msec = px_event_is_clock(&m->opts.sets[s].events[i]);
 			struct px_value v;
 			char num[48];
 
@@ -43,13 +44,13 @@ static void text_unit(FILE *f, const struct px_monitor *m, const struct px_unit 
 				fprintf(f, "%20s  %s", v.state == PX_NOT_SUPPORTED ?
 					"<not supported>" : "<not counted>", name);
 			} else {
-				px_format_count(num, sizeof(num), (uint64_t)(v.value + 0.5),
-						o->format);
+				px_format_value(num, sizeof(num), v.value, msec, o->format);
 				fprintf(f, "%20s  %s", num, name);
 				if (v.state == PX_SCALED)
 					text_ci(f, &v);
 				if (sets || v.state == PX_SCALED) {
-					px_format_count(num, sizeof(num), v.raw, o->format);
+					px_format_value(num, sizeof(num), (double)v.raw, msec,
+							o->format);
 					fprintf(f, "  (set %zu, raw %s, active %.2f%%)", s, num,
 						v.active_pct);
 				}
@@ -218,7 +219,8 @@ void px_mon_interval_print(const struct px_monitor *m, void *arg)
 			delta = v.value - iv->prev[k];
 			iv->prev[k] = v.value;
 			px_interval_row(iv->f, iv->out, t, (long)s,
-					m->opts.sets[s].events[i].name, delta);
+					m->opts.sets[s].events[i].name,
+					px_event_is_clock(&m->opts.sets[s].events[i]), delta);
 		}
 	}
 	fflush(iv->f);

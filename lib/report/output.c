@@ -49,6 +49,8 @@ static void text_event(FILE *f, const struct px_report *r, size_t i)
 	const struct px_event_result *res = &r->results[i];
 	const struct px_event *ev = &r->events[i];
 	enum px_state s = state_of(res);
+	bool msec = px_event_is_clock(ev);
+	char num[48], lo[48], hi[48], raw[48];
 
 	if (s == PX_NOT_SUPPORTED) {
 		fprintf(f, "%20s  %s  (this machine cannot count it)\n",
@@ -59,21 +61,25 @@ static void text_event(FILE *f, const struct px_report *r, size_t i)
 		fprintf(f, "%20s  %s\n", "<not counted>", ev->name);
 		return;
 	}
-	fprintf(f, "%20.0f  %s", res->values.mean, ev->name);
+	px_format_value(num, sizeof(num), res->values.mean, msec, PX_FMT_PLAIN);
+	fprintf(f, "%20s  %s", num, ev->name);
 	/* the notes line up in a column; a bare line has no trailing blanks */
 	if (r->runs > 1 || s == PX_SCALED || ev->kernel_dropped)
 		fprintf(f, "%*s", (int)(strlen(ev->name) < 26 ? 26 - strlen(ev->name) : 0), "");
+	px_format_value(lo, sizeof(lo), res->values.min, msec, PX_FMT_PLAIN);
+	px_format_value(hi, sizeof(hi), res->values.max, msec, PX_FMT_PLAIN);
+	px_format_value(raw, sizeof(raw), res->raws.mean, msec, PX_FMT_PLAIN);
 	if (r->runs > 1)
-		fprintf(f, " +- %.2f%%  (min %.0f, max %.0f, %u runs)",
+		fprintf(f, " +- %.2f%%  (min %s, max %s, %u runs)",
 			res->values.mean ? 100.0 * px_stats_stddev(&res->values) /
 						   res->values.mean : 0.0,
-			res->values.min, res->values.max, res->runs_counted);
+			lo, hi, res->runs_counted);
 	if (res->runs_counted < r->runs)
 		fprintf(f, "  (not counted in %u of %u runs)",
 			r->runs - res->runs_counted, r->runs);
 	if (s == PX_SCALED)
-		fprintf(f, "  (scaled from %.2f%% of the time, raw %.0f)",
-			res->min_running_pct, res->raws.mean);
+		fprintf(f, "  (scaled from %.2f%% of the time, raw %s)",
+			res->min_running_pct, raw);
 	if (ev->kernel_dropped)
 		fputs("  (user space only: perf_event_paranoid)", f);
 	fputc('\n', f);

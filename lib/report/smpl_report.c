@@ -122,8 +122,17 @@ static const char *format_name(enum px_smpl_format f)
 	       f == PX_SMPL_CALLCHAIN ? "callchain" : "default";
 }
 
+/* A module in text: its file name, which keeps the table within a
+ * terminal's width (CSV and JSON, and text with -v, give the full path). */
+static const char *text_module(const struct px_out *o, const char *path)
+{
+	const char *slash = path && !o->full_paths ? strrchr(path, '/') : NULL;
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
 /* One text profile row (and its heading with v NULL). */
-static void print_text_row(FILE *f, const struct px_smpl_result *r,
+static void print_text_row(FILE *f, const struct px_smpl_result *r, const struct px_out *o,
 			   const struct px_profile_entry *v)
 {
 	enum px_profile_by by = r->o.by;
@@ -149,7 +158,7 @@ static void print_text_row(FILE *f, const struct px_smpl_result *r,
 			fprintf(f, "%10s %7s  ", "samples", "%");
 	}
 	if (v)
-		fprintf(f, "%-40s %s\n", v->name, v->module);
+		fprintf(f, "%-40s %s\n", v->name, text_module(o, v->module));
 	else
 		fprintf(f, "%-40s %s\n", by == PX_PROFILE_LINES ? "line" : "function", "module");
 }
@@ -174,17 +183,16 @@ struct cg_printer {
 	/* the heading of event ev's call graph, then each function */
 	void (*head)(FILE *f, const struct px_smpl_result *r, size_t ev, bool first);
 	void (*func)(FILE *f, const struct px_smpl_result *r, size_t ev, size_t rank,
-		     const struct px_cg_func *fn, const char *sep);
+		     const struct px_cg_func *fn, const struct px_out *o);
 	/* a tree of one function (dir), its nodes, and its end */
 	void (*tree)(FILE *f, const struct px_smpl_result *r, size_t ev,
 		     enum px_cg_direction dir, const struct px_cg_node *v, size_t n,
-		     bool first, const char *sep);
+		     bool first, const struct px_out *o);
 	void (*end)(FILE *f);
 };
 
 static void cg_print_event(FILE *f, const struct px_smpl_result *r, size_t ev,
-			   const struct px_out *o, const struct cg_printer *pr, bool first,
-			   const char *sep)
+			   const struct px_out *o, const struct cg_printer *pr, bool first)
 {
 	struct px_cg_func *v = NULL;
 	size_t n = 0, shown = 0;
@@ -193,7 +201,7 @@ static void cg_print_event(FILE *f, const struct px_smpl_result *r, size_t ev,
 		return;
 	pr->head(f, r, ev, first);
 	for (size_t i = 0; i < n && (!o->top || i < o->top); i++)
-		pr->func(f, r, ev, i + 1, &v[i], sep);
+		pr->func(f, r, ev, i + 1, &v[i], o);
 	qsort(v, n, sizeof(*v), self_cmp);
 	for (size_t i = 0; o->callers && i < n && shown < CALLER_TREES && v[i].self; i++) {
 		for (int d = 0; d < 2; d++) {
@@ -204,7 +212,7 @@ static void cg_print_event(FILE *f, const struct px_smpl_result *r, size_t ev,
 				       &t, &nt))
 				continue;
 			pr->tree(f, r, ev, d ? PX_CG_CALLEES : PX_CG_CALLERS, t, nt,
-				 !shown && !d, sep);
+				 !shown && !d, o);
 			free(t);
 		}
 		shown++;
@@ -215,12 +223,12 @@ static void cg_print_event(FILE *f, const struct px_smpl_result *r, size_t ev,
 }
 
 static void cg_print(FILE *f, const struct px_smpl_result *r, const struct px_out *o,
-		     const struct cg_printer *pr, const char *sep)
+		     const struct cg_printer *pr)
 {
 	size_t nev = r->profile ? px_profile_events(r->profile) : 0;
 
 	for (size_t e = 0; r->cg && e < nev; e++)
-		cg_print_event(f, r, e, o, pr, !e, sep);
+		cg_print_event(f, r, e, o, pr, !e);
 }
 
 static void text_cg_head(FILE *f, const struct px_smpl_result *r, size_t ev, bool first)
@@ -233,19 +241,19 @@ static void text_cg_head(FILE *f, const struct px_smpl_result *r, size_t ev, boo
 }
 
 static void text_cg_func(FILE *f, const struct px_smpl_result *r, size_t ev, size_t rank,
-			 const struct px_cg_func *fn, const char *sep)
+			 const struct px_cg_func *fn, const struct px_out *o)
 {
-	(void)ev, (void)rank, (void)sep;
+	(void)ev, (void)rank;
 	fprintf(f, "%8.2f%% %7.2f%% %10" PRIu64 " %10" PRIu64 "  %-40s %s\n", fn->total_pct,
 		fn->self_pct, fn->total, fn->self, px_cg_frame_name(r->cg, fn->frame),
-		px_cg_frame_module(r->cg, fn->frame));
+		text_module(o, px_cg_frame_module(r->cg, fn->frame)));
 }
 
 static void text_cg_tree(FILE *f, const struct px_smpl_result *r, size_t ev,
 			 enum px_cg_direction dir, const struct px_cg_node *v, size_t n,
-			 bool first, const char *sep)
+			 bool first, const struct px_out *o)
 {
-	(void)first, (void)sep;
+	(void)first, (void)o;
 	fprintf(f, "\n# %s of %s (%s): %% of its %" PRIu64 " samples\n",
 		dir == PX_CG_CALLERS ? "callers" : "callees",
 		px_cg_frame_name(r->cg, v[0].frame), px_profile_event(r->profile, ev),
@@ -316,22 +324,22 @@ static void csv_cg_head(FILE *f, const struct px_smpl_result *r, size_t ev, bool
 }
 
 static void csv_cg_func(FILE *f, const struct px_smpl_result *r, size_t ev, size_t rank,
-			const struct px_cg_func *fn, const char *sep)
+			const struct px_cg_func *fn, const struct px_out *o)
 {
 	struct px_row row = cg_func_row(r, ev, rank, fn);
 
-	px_row_csv(f, sep, &row);
+	px_row_csv(f, o->sep, &row);
 }
 
 static void csv_cg_tree(FILE *f, const struct px_smpl_result *r, size_t ev,
 			enum px_cg_direction dir, const struct px_cg_node *v, size_t n,
-			bool first, const char *sep)
+			bool first, const struct px_out *o)
 {
 	(void)first;
 	for (size_t i = 0; i < n; i++) {
 		struct px_row row = cg_node_row(r, ev, dir, v, i);
 
-		px_row_csv(f, sep, &row);
+		px_row_csv(f, o->sep, &row);
 	}
 }
 
@@ -344,20 +352,20 @@ static void json_cg_head(FILE *f, const struct px_smpl_result *r, size_t ev, boo
 }
 
 static void json_cg_func(FILE *f, const struct px_smpl_result *r, size_t ev, size_t rank,
-			 const struct px_cg_func *fn, const char *sep)
+			 const struct px_cg_func *fn, const struct px_out *o)
 {
 	struct px_row row = cg_func_row(r, ev, rank, fn);
 
-	(void)sep;
+	(void)o;
 	fputs(rank > 1 ? "," : "", f);
 	px_row_json(f, &row);
 }
 
 static void json_cg_tree(FILE *f, const struct px_smpl_result *r, size_t ev,
 			 enum px_cg_direction dir, const struct px_cg_node *v, size_t n,
-			 bool first, const char *sep)
+			 bool first, const struct px_out *o)
 {
-	(void)sep;
+	(void)o;
 	fputs(first ? "],\"trees\":[" : ",", f);
 	fprintf(f, "{\"kind\":\"%s\",\"function\":",
 		dir == PX_CG_CALLERS ? "callers" : "callees");
@@ -433,16 +441,16 @@ static void print_text(FILE *f, const struct px_smpl_result *r, const struct px_
 		fprintf(f, "\n# profile of %s: %" PRIu64 " samples, by %s\n",
 			px_profile_event(r->profile, e), px_profile_total(r->profile, e),
 			px_profile_by_name(r->o.by));
-		print_text_row(f, r, NULL);
+		print_text_row(f, r, o, NULL);
 		for (size_t i = 0, shown = 0; i < n && (!top || shown < top); i++) {
 			if (!v[i].count)
 				continue;
-			print_text_row(f, r, &v[i]);
+			print_text_row(f, r, o, &v[i]);
 			shown++;
 		}
 		free(v);
 	}
-	cg_print(f, r, o, &text_cg, NULL);
+	cg_print(f, r, o, &text_cg);
 }
 
 /* A profile's rows with samples (the ranked array keeps empty ones). */
@@ -554,7 +562,7 @@ static void print_csv(FILE *f, const struct px_smpl_result *r, struct px_out *o)
 		}
 		free(v);
 	}
-	cg_print(f, r, o, &csv_cg, sep);
+	cg_print(f, r, o, &csv_cg);
 	row = px_row_elapsed(r->session->run.elapsed_ns / 1e9);
 	px_row_csv(f, sep, &row);
 }
@@ -606,7 +614,7 @@ static void print_json(FILE *f, const struct px_smpl_result *r, const struct px_
 	fputs("]", f);
 	if (r->cg) {
 		fputs(",\"callgraph\":[", f);
-		cg_print(f, r, o, &json_cg, NULL);
+		cg_print(f, r, o, &json_cg);
 		fputc(']', f);
 	}
 	fputs("}\n", f);
@@ -637,7 +645,7 @@ void px_smpl_interval_print(const struct px_monitor *m, void *arg)
 		uint64_t delta = rows[i].value - *rows[i].prev;
 
 		*rows[i].prev = rows[i].value;
-		px_interval_row(iv->f, iv->out, t, -1, rows[i].name, (double)delta);
+		px_interval_row(iv->f, iv->out, t, -1, rows[i].name, false, (double)delta);
 	}
 	fflush(iv->f);
 }

@@ -67,11 +67,15 @@ line_of() {
 @test "the text profile ranks functions with their percentages and modules" {
 	run -0 --separate-stderr "$PFMON" -e cpu-clock --long-smpl-periods=100000 --profile-top=2 "$W/split" 600
 	assert_line --regexp '^# profile of cpu-clock: [0-9]+ samples, by functions$'
-	assert_line --regexp "^ +[0-9]+ +[0-9.]+%  heavy_function +$W/split\$"
-	assert_line --regexp "^ +[0-9]+ +[0-9.]+%  light_function +$W/split\$"
+	# the module by its file name in text
+	assert_line --regexp "^ +[0-9]+ +[0-9.]+%  heavy_function +split\$"
+	assert_line --regexp "^ +[0-9]+ +[0-9.]+%  light_function +split\$"
 	# --profile-top=2: two rows under the header
 	run -0 awk '/^# profile/ { p = 1; next } p && /^ +[0-9]+ / { n++ } END { print n }' <<<"$output"
 	assert_output 2
+	# -v: the module's full path
+	run -0 --separate-stderr "$PFMON" -v -e cpu-clock --long-smpl-periods=100000 --profile-top=2 "$W/split" 600
+	assert_line --regexp "^ +[0-9]+ +[0-9.]+%  heavy_function +$W/split\$"
 }
 
 # calls and split are built without PIE: their code lies at the same
