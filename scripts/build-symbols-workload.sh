@@ -7,6 +7,10 @@
 #                    debug information is found through
 #                      debug/.build-id/xx/yyyy.debug  (symwork, by build-id)
 #                      stripped/.debug/NAME.debug     (the libraries, by debuglink)
+#                    and, with no debug file at all (their functions
+#                    named from their CFI alone), symwork-nopie stripped
+#                    and symwork-debugframe, symwork built with its CFI in
+#                    .debug_frame only, stripped of all but that section
 # Does nothing when the outputs are newer than the sources.
 set -eu
 
@@ -30,6 +34,8 @@ $CC $CFLAGS -fPIE -pie -Wl,--build-id -Wl,-rpath,'$ORIGIN' -o symwork \
 	"$src/symwork.c" -L. -lsymshared -ldl
 $CC $CFLAGS -fno-pie -no-pie -Wl,--build-id -Wl,-rpath,'$ORIGIN' \
 	-o symwork-nopie "$src/symwork.c" -L. -lsymshared -ldl
+$CC $CFLAGS -fno-asynchronous-unwind-tables -fPIE -pie -Wl,--build-id \
+	-Wl,-rpath,'$ORIGIN' -o symwork-debugframe "$src/symwork.c" -L. -lsymshared -ldl
 
 build_id() {
 	readelf -n "$1" | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p'
@@ -41,6 +47,9 @@ mkdir -p "debug/.build-id/$(echo "$id" | cut -c1-2)"
 objcopy --only-keep-debug symwork \
 	"debug/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug"
 objcopy --strip-all symwork stripped/symwork
+objcopy --strip-all symwork-nopie stripped/symwork-nopie
+objcopy --strip-all --keep-section=.debug_frame symwork-debugframe \
+	stripped/symwork-debugframe
 
 # The libraries: debug files by debuglink, in stripped/.debug/.
 for lib in libsymshared.so libsymdl.so; do

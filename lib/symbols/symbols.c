@@ -6,6 +6,7 @@
  * on the innermost scope for the inline chain. */
 #include "symbols.h"
 #include "symbols_int.h"
+#include "cfifuncs.h"
 #include "debugcache.h"
 #include "error.h"
 #include "grow.h"
@@ -350,13 +351,15 @@ out_nomem:
 
 /* Each module's symbol lookups hang on its libdwfl userdata: its symbol
  * index (lib/symbols/symindex.c), built on the module's first address,
- * and the names of its PLT stubs (lib/symbols/plt.c), read on its first
- * address no symbol covers; both freed with the module, when a new report
- * drops it, and at the end. */
+ * the names of its PLT stubs (lib/symbols/plt.c), read on its first
+ * address no symbol covers, and the functions its CFI describes
+ * (lib/symbols/cfifuncs.c), read on its first address neither covers;
+ * all freed with the module, when a new report drops it, and at the end. */
 struct modsyms {
 	struct px_symindex *ix;	/* NULL: libdwfl is asked directly */
 	struct px_plt *plt;
-	bool ix_tried, plt_read;
+	struct px_cfifuncs *cfi;
+	bool ix_tried, plt_read, cfi_read;
 };
 
 static void modsyms_drop(void *userdata)
@@ -367,6 +370,7 @@ static void modsyms_drop(void *userdata)
 		return;
 	px_symindex_free(ms->ix);
 	px_plt_free(ms->plt);
+	px_cfifuncs_free(ms->cfi);
 	free(ms);
 }
 
@@ -690,10 +694,11 @@ static int resolve_inlines(struct px_symbols *res, Dwfl_Module *mod,
 }
 
 /* The symbol of ip in mod, through the module's index, built on its
- * first address; a PLT stub's name where no symbol covers ip.  NULL
- * when ip has neither. */
-static const char *symbol_of(Dwfl_Module *mod, void **userdata, uint64_t ip,
-			     uint64_t *offset)
+ * first address; a PLT stub's name where no symbol covers ip; else, in a
+ * stripped file, "MODULE+0xSTART" for the function its CFI places ip in
+ * (module: the module's path).  NULL when ip has none of them. */
+static const char *symbol_of(Dwfl_Module *mod, void **userdata, const char *module,
+			     uint64_t ip, uint64_t *offset)
 {
 	struct modsyms *ms = *userdata;
 	GElf_Off off = 0;
@@ -720,7 +725,14 @@ static const char *symbol_of(Dwfl_Module *mod, void **userdata, uint64_t ip,
 		ms->plt = px_plt_new(mod);
 		ms->plt_read = true;
 	}
-	return px_plt_lookup(ms->plt, ip, offset);
+	name = px_plt_lookup(ms->plt, ip, offset);
+	if (name)
+		return name;
+	if (!ms->cfi_read && module) {
+		ms->cfi = px_cfifuncs_new(mod, module);
+		ms->cfi_read = true;
+	}
+	return px_cfifuncs_lookup(ms->cfi, ip, offset);
 }
 
 static int resolve_user(struct px_symbols *res, struct px_location *loc)
@@ -741,7 +753,7 @@ static int resolve_user(struct px_symbols *res, struct px_location *loc)
 	if (name && !strncmp(name, "[vdso", 5))
 		name = "[vdso]";
 	loc->module = intern(&res->strings, &res->arena, name);
-	name = symbol_of(mod, userdata, loc->ip, &off);
+	name = symbol_of(mod, userdata, loc->module, loc->ip, &off);
 	loc->func = intern(&res->strings, &res->arena, name);
 	if (!loc->module || !loc->func)
 		return -ENOMEM;

@@ -61,7 +61,10 @@ struct px_location {
 	 * as the profile's location -> entry cache. */
 	uint64_t serial;
 	const char *module;	/* path of the mapped file, "[kernel]", ... */
-	const char *func;	/* ELF (or kernel) symbol containing ip */
+	const char *func;	/* ELF (or kernel) symbol containing ip; else
+				 * its PLT stub's name, or in a stripped file
+				 * "MODULE+0xSTART" after its function's
+				 * CFI (lib/symbols/cfifuncs.h) */
 	uint64_t offset;	/* ip - symbol start (0 when func is "??") */
 	const char *file;	/* source file of ip (innermost inline) */
 	int line;
