@@ -82,7 +82,7 @@ PUBLIC_HDRS = lib/base/cpulist.h lib/base/error.h lib/base/outfile.h \
 	lib/symbols/symbols.h lib/profile/profile.h lib/report/emit.h \
 	lib/report/report.h lib/report/mon_report.h lib/report/smpl_report.h \
 	lib/report/listing.h lib/profile/callgraph.h lib/base/bigbuf.h \
-	lib/report/flamegraph.h lib/base/runctx.h lib/merge/merge.h \
+	lib/report/flamegraph.h lib/base/runctx.h lib/merge/merge.h lib/merge/diff.h \
 	lib/self/region_run.h
 PUBLIC_STAMP = $(B)/include/.done
 INTERNAL_CFLAGS = $(addprefix -I,$(LIB_DIRS)) -Iinclude

@@ -1,6 +1,7 @@
 /* pfmon-report: one report over the per-rank outputs of perfex or pfmon
  * (mpirun -np 4 perfex -o 'counts.%r.json' --json ./app, then
- * pfmon-report counts.*.json).  Thin over lib/merge. */
+ * pfmon-report counts.*.json), or two groups of sampling runs compared
+ * (pfmon-report --diff BASE NEW).  Thin over lib/merge. */
 #include <errno.h>
 #include <popt.h>
 #include <stdio.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "diff.h"
 #include "emit.h"
 #include "error.h"
 #include "merge.h"
@@ -15,7 +17,7 @@
 
 struct options {
 	char *output, *separator;
-	int json, top;
+	int json, top, diff;
 };
 
 static char **parse_options(int argc, const char **argv, struct options *o, poptContext *pcp)
@@ -28,6 +30,8 @@ static char **parse_options(int argc, const char **argv, struct options *o, popt
 		{ "json", 0, POPT_ARG_NONE, NULL, 'j', "print JSON", NULL },
 		{ "top", 0, POPT_ARG_INT, NULL, 't',
 		  "sampling: the N first functions of each merged profile (default 10, 0: all)", "N" },
+		{ "diff", 0, POPT_ARG_NONE, NULL, 'd',
+		  "compare two groups of sampling runs, BASE and NEW (each a report or a folder of reports): per function the share in each, the change and whether it is significant", NULL },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, cli_common_options, 0, NULL, NULL },
 		POPT_TABLEEND
 	};
@@ -38,6 +42,7 @@ static char **parse_options(int argc, const char **argv, struct options *o, popt
 	table[1].arg = &o->separator;
 	table[2].arg = &o->json;
 	table[3].arg = &o->top;
+	table[4].arg = &o->diff;
 	pc = poptGetContext("pfmon-report", argc, argv, table, 0);
 	poptSetOtherOptionHelp(pc, "[OPTION...] FILE...");
 	while ((rc = poptGetNextOpt(pc)) > 0)
@@ -60,6 +65,36 @@ static int read_all(char **files, size_t n, struct px_merge_input *in)
 	return 0;
 }
 
+/* --diff BASE NEW: the groups read and compared, the report written. */
+static int diff(char **files, const struct options *o, struct px_outfile *out)
+{
+	struct px_merge_input *base = NULL, *new = NULL;
+	size_t nb = 0, nn = 0;
+	struct px_diff d = { 0 };
+	struct px_out how;
+	int ret = 0;
+
+	if (!files[0] || !files[1] || files[2])
+		cli_usage_error("pfmon-report", "--diff compares two groups: pfmon-report --diff BASE NEW (each a report or a folder of reports)");
+	if ((o->output && px_outfile_open(out, o->output, false)) ||
+	    px_diff_read_group(files[0], &base, &nb) || px_diff_read_group(files[1], &new, &nn) ||
+	    px_diff_build(base, nb, new, nn, &d)) {	/* d owns them */
+		if (!d.base) {
+			for (size_t i = 0; i < nb; i++)
+				px_merge_input_free(&base[i]);
+			free(base);
+		}
+		ret = cli_runtime_error("pfmon-report", out);
+	} else {
+		px_out_init(&how, o->separator, o->json);
+		px_diff_print(out->f ? out->f : stdout, &d, &how, (size_t)o->top);
+		if (out->f && px_outfile_commit(out))
+			ret = cli_runtime_error("pfmon-report", out);
+	}
+	px_diff_free(&d);
+	return ret;
+}
+
 int main(int argc, const char **argv)
 {
 	struct options o = { .top = 10 };
@@ -80,6 +115,13 @@ int main(int argc, const char **argv)
 		cli_usage_error("pfmon-report", "choose one of -x and --json");
 	if (o.top < 0)
 		cli_usage_error("pfmon-report", "--top takes a number, 0 for all");
+	if (o.diff) {
+		ret = diff(files, &o, &out);
+		poptFreeContext(pc);
+		free(o.output);
+		free(o.separator);
+		return ret;
+	}
 	while (files[n])
 		n++;
 	in = calloc(n, sizeof(*in));

@@ -18,4 +18,9 @@ void px_stats_add(struct px_stats *s, double x);
 /* Sample standard deviation (n - 1); 0 with fewer than two values. */
 double px_stats_stddev(const struct px_stats *s);
 
+/* P(T > t) for Student's t with dof degrees of freedom (dof > 0, not
+ * necessarily whole: Welch's), from the regularised incomplete beta
+ * function. */
+double px_student_t_sf(double t, double dof);
+
 #endif

@@ -12,6 +12,7 @@
 enum col_type { COL_TEXT, COL_LONG, COL_NUM };
 #define DECIMALS_ROW (-1)	/* the row's own decimals */
 #define DECIMALS_SPREAD (-2)	/* the row's, or 2 for whole counts */
+#define DECIMALS_SCI (-3)	/* 3 significant digits, %.3g: probabilities */
 
 static const struct column {
 	const char *name;
@@ -29,7 +30,8 @@ static const struct column {
 	NUM(share_pct, 2), NUM(self, 0), NUM(self_pct, 2), LONG(position),
 	LONG(rows), LONG(depth), TEXT(symbol), TEXT(module), TEXT(process),
 	TEXT(root), NUM(mean, 2), NUM(imbalance, 4), LONG(min_rank),
-	LONG(max_rank), LONG(ranks), LONG(cut_ranks),
+	LONG(max_rank), LONG(ranks), LONG(cut_ranks), NUM(base_pct, 2),
+	NUM(change_pct, 2), NUM(p_value, DECIMALS_SCI),
 #undef TEXT
 #undef LONG
 #undef NUM
@@ -44,6 +46,7 @@ struct px_row px_row_make(const char *record)
 		.user_only = -1, .share_pct = NAN, .self = NAN, .self_pct = NAN,
 		.position = -1, .rows = -1, .depth = -1, .mean = NAN, .imbalance = NAN,
 		.min_rank = -1, .max_rank = -1, .ranks = -1, .cut_ranks = -1,
+		.base_pct = NAN, .change_pct = NAN, .p_value = NAN,
 	};
 }
 
@@ -121,7 +124,9 @@ static void csv_cell(FILE *f, const char *sep, const struct px_row *r,
 			d = r->decimals;
 		else if (d == DECIMALS_SPREAD)
 			d = 2;
-		if (isfinite(v))
+		if (isfinite(v) && d == DECIMALS_SCI)
+			fprintf(f, "%.3g", v);
+		else if (isfinite(v))
 			fprintf(f, "%.*f", d, v);
 		break;
 	}
@@ -223,6 +228,15 @@ static void json_fields(FILE *f, const struct px_row *r)
 	json_long(f, "max_rank", r->max_rank);
 	json_long(f, "ranks", r->ranks);
 	json_long(f, "cut_ranks", r->cut_ranks);
+	if (isfinite(r->change_pct)) {	/* a diff's: p null when not tested */
+		json_fixed(f, "base_pct", 2, r->base_pct);
+		json_fixed(f, "change_pct", 2, r->change_pct);
+		fputs(",\"p_value\":", f);
+		if (isfinite(r->p_value))
+			fprintf(f, "%.3g", r->p_value);
+		else
+			fputs("null", f);
+	}
 	if (r->run && r->run->rank >= 0)
 		fprintf(f, ",\"rank\":%ld", r->run->rank);
 	if (r->run && *r->run->host) {

@@ -48,6 +48,10 @@ struct px_row {
 	long min_rank, max_rank;
 	long ranks;		/* ranks that counted it; merged: inputs */
 	long cut_ranks;		/* profile_size: ranks whose profile was cut */
+	/* pfmon-report --diff: a function's mean share in the base runs, its
+	 * change to the new runs' (share_pct), in points, and the two-sided
+	 * p of Welch's t test over the runs' shares */
+	double base_pct, change_pct, p_value;
 	/* the run the row is of: NULL for this process's; pfmon-report's
 	 * rows name the job's (and an input's or a share's rank) */
 	const struct px_runctx *run;

@@ -19,7 +19,7 @@ STARTUP_FAULTS=100
 # The CSV of perfex, pfmon and pfmon-report (-x,): one header, the
 # schema's columns (README.md "Output schema (CSV and JSON)"), then rows
 # that start with the schema's version and their record.
-SCHEMA_HEADER=schema,record,unit,pid,tid,cpu,set,name,value,raw,active_pct,status,ci95_pct,runs,stddev,min,max,seconds,share_pct,self,self_pct,position,rows,depth,symbol,module,process,root,mean,imbalance,min_rank,max_rank,ranks,cut_ranks,rank,size,host,job
+SCHEMA_HEADER=schema,record,unit,pid,tid,cpu,set,name,value,raw,active_pct,status,ci95_pct,runs,stddev,min,max,seconds,share_pct,self,self_pct,position,rows,depth,symbol,module,process,root,mean,imbalance,min_rank,max_rank,ranks,cut_ranks,base_pct,change_pct,p_value,rank,size,host,job
 
 # schema_awk [AWK OPTION...] PROGRAM [FILE...]: awk -F, over such a CSV,
 # its columns by name: v("NAME") is the row's column NAME.  Lines before
