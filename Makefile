@@ -47,7 +47,7 @@ AR = $(CROSS_COMPILE)ar
 PKG_CONFIG = PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig pkg-config
 endif
 
-PKGS = popt libdw libelf
+PKGS = popt libdw libelf zlib
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 # libpfm4 ships no pkg-config file on Debian.  It is linked statically into

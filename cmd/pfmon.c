@@ -41,7 +41,7 @@ struct options {
 	char *smpl_outfile;
 	int saturate, no_block, resolve, profile_lines, profile_inlined, profile_top;
 	int profile_callers;
-	char *folded, *flamegraph;
+	char *folded, *flamegraph, *pprof;
 	const char *profile_by;
 };
 
@@ -167,6 +167,8 @@ static struct poptOption *option_table(struct options *o)
 		  "with --call-graph: write folded stacks (frame;frame COUNT) to FILE", "FILE" },
 		{ "flamegraph", 0, POPT_ARG_STRING, &o->flamegraph, 0,
 		  "with --call-graph: write an SVG flame graph to FILE", "FILE" },
+		{ "pprof", 0, POPT_ARG_STRING, &o->pprof, 0,
+		  "write the samples (with --call-graph their stacks) as a gzipped pprof profile to FILE", "FILE" },
 		{ "outfile", 0, POPT_ARG_STRING, &o->outfile, 0, "write the results to FILE", "FILE" },
 		{ "append", 0, POPT_ARG_NONE, &o->append, 0, "append to --outfile", NULL },
 		{ "us-counter-format", 0, POPT_ARG_NONE, NULL, OPT_US, "print counts as 1,234,567", NULL },
@@ -419,6 +421,8 @@ static void check_sampling(struct options *o)
 		if (o->smpl_outfile || o->resolve || o->profile_lines || o->profile_inlined ||
 		    o->profile_by || o->smpl.call_graph || o->smpl.max_frames)
 			usage_error("--smpl-outfile, --resolve-addresses, --call-graph and --profile-* need sampling: give --long-smpl-periods=N,...");
+		if (o->pprof)
+			usage_error("--pprof writes the samples of a sampling run, and this run counts: give --long-smpl-periods=N,...");
 	}
 	if (!o->smpl.call_graph && (o->folded || o->flamegraph || o->profile_callers ||
 				    o->smpl.max_frames))
@@ -431,12 +435,13 @@ static void check_sampling(struct options *o)
 	if (o->profile_top < 0)
 		usage_error("--profile-top takes a number, 0 for all");
 	{
-		const char *files[] = { o->outfile, o->smpl_outfile, o->folded, o->flamegraph };
+		const char *files[] = { o->outfile, o->smpl_outfile, o->folded, o->flamegraph,
+					o->pprof };
 
-		for (size_t i = 0; i < 4; i++)
-			for (size_t j = i + 1; j < 4; j++)
+		for (size_t i = 0; i < 5; i++)
+			for (size_t j = i + 1; j < 5; j++)
 				if (files[i] && files[j] && !strcmp(files[i], files[j]))
-					usage_error("--outfile, --smpl-outfile, --folded and --flamegraph must be different files");
+					usage_error("--outfile, --smpl-outfile, --folded, --flamegraph and --pprof must be different files");
 	}
 }
 
@@ -469,7 +474,8 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 {
 	struct px_smpl_measure_opts mo = { .smpl_outfile = o->smpl_outfile,
 					   .json = o->json, .resolve.resolve = o->resolve,
-					   .folded = o->folded, .flamegraph = o->flamegraph };
+					   .folded = o->folded, .flamegraph = o->flamegraph,
+					   .pprof = o->pprof };
 	struct px_smpl_session_opts *so = &mo.run;
 	struct px_out pr;
 	struct px_smpl_pmd **pmds;
@@ -553,9 +559,10 @@ int main(int argc, const char **argv)
 	}
 	check_options(&o, cmd);
 	{
-		char **const files[] = { &o.outfile, &o.smpl_outfile, &o.folded, &o.flamegraph };
+		char **const files[] = { &o.outfile, &o.smpl_outfile, &o.folded, &o.flamegraph,
+					 &o.pprof };
 
-		cli_run_context("pfmon", files, 4);
+		cli_run_context("pfmon", files, 5);
 	}
 	check_sampling(&o);
 	if (o.outfile && px_outfile_open(&out, o.outfile, o.append))

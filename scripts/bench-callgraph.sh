@@ -17,7 +17,12 @@
 #  3. unknown frames: perf's [unknown] in perf script of a recording,
 #     pfmon's ?? (its summary) on a run of the same length, medians over
 #     RUNS runs each.
-# Target (issue 14): pfmon 5x faster or more, and fewer unknown frames.
+#  4. --pprof (fp build): the resolution step with and without the export
+#     (medians over RUNS runs of each, taken in turns), and the gzipped
+#     profile's size beside the sample file's (--smpl-outfile) of one run.
+# Target (issue 14): pfmon 5x faster or more, and fewer unknown frames;
+# (issue 27) the export adds 10% or less to the resolution step, and the
+# profile is no larger than the sample file.
 # Never fails on a figure.  PERIOD (ns, default 100000), ROUNDS (50), RUNS (5).
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -86,5 +91,34 @@ bench_mode() {
 		print "  target (resolution 5x or more, no more unknown frames): " (r >= 5 && u2 <= u1 ? "met" : "NOT met") }'
 }
 
+# pfmon -v's resolution step (s) of one run with these options
+resolve_time() {
+	"$PFMON" -v -e cpu-clock --long-smpl-periods="$PERIOD" --call-graph=fp "$@" 2>&1 >/dev/null |
+		awk '/resolved .* samples in/ { print $(NF - 1) / 1000 }'
+}
+
+bench_pprof() {
+	local cmd="$CG/fp/cgmain $ROUNDS" without with pprof_size smpl_size
+	echo "== pprof export, --call-graph=fp on the fp build: cgmain $ROUNDS, cpu-clock every $PERIOD ns"
+	for _ in $(seq "$RUNS"); do
+		echo "without $(resolve_time $cmd)"
+		echo "with $(resolve_time --pprof="$tmp/p.pb.gz" $cmd)"
+	done >"$tmp/pprof"
+	without=$(awk '$1 == "without" { print $2 }' "$tmp/pprof" | median)
+	with=$(awk '$1 == "with" { print $2 }' "$tmp/pprof" | median)
+	"$PFMON" -e cpu-clock --long-smpl-periods="$PERIOD" --call-graph=fp \
+		--smpl-outfile="$tmp/s.txt" --pprof="$tmp/p.pb.gz" $cmd >/dev/null 2>&1
+	pprof_size=$(stat -c %s "$tmp/p.pb.gz")
+	smpl_size=$(stat -c %s "$tmp/s.txt")
+	printf '  resolution      without %8.3f s   with --pprof %8.3f s   (+%s%%)\n' "$without" "$with" \
+		"$(awk -v a="$without" -v b="$with" 'BEGIN { if (a > 0) printf "%.1f", 100 * (b - a) / a; else print "nan" }')"
+	printf '  file sizes      --pprof %s bytes (gzipped)   --smpl-outfile %s bytes, one run\n' \
+		"$pprof_size" "$smpl_size"
+	awk -v a="$without" -v b="$with" -v p="$pprof_size" -v s="$smpl_size" 'BEGIN {
+		print "  target (resolution +10% or less, profile no larger than the sample file): " \
+			(b <= 1.1 * a && p <= s ? "met" : "NOT met") }'
+}
+
 bench_mode fp fp
 bench_mode dwarf nofp
+bench_pprof

@@ -4,7 +4,8 @@
 # apt-get line to run and fails.  chromium runs headless for the flame
 # graph check (tests/cli/flamegraph_render.py).  Open MPI and Slurm (with
 # munge) run the per-rank tests; their daemons are started by the tests'
-# own set-up (scripts/slurm.sh), not here.  scdoc builds the man pages;
+# own set-up (scripts/slurm.sh), not here.  golang-go gives go tool
+# pprof, which reads pfmon's --pprof profiles in their tests.  scdoc builds the man pages;
 # dkms, debhelper, dpkg-dev and fakeroot build and test the packages; zsh
 # checks its completions.
 #
@@ -28,7 +29,7 @@ bats bats-assert bats-support chromium
 linux-perf hyperfine time strace procps
 qemu-system-x86 linux-headers-amd64 busybox-static cpio kmod
 libjson-c-dev openmpi-bin libopenmpi-dev slurm-wlm munge
-scdoc dkms debhelper dpkg-dev fakeroot man-db zsh"
+scdoc dkms debhelper dpkg-dev fakeroot man-db zsh golang-go"
 
 ARM64_PACKAGES="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-system-arm
 libpfm4-dev:arm64 libelf-dev:arm64 libdw-dev:arm64 libpopt-dev:arm64

@@ -1,14 +1,16 @@
 /* One sampling measurement, from the files to the profile: the files
  * opened before the run (one that cannot be written fails before
  * anything runs), the run (lib/session/smpl_session.h), the resolution
- * (lib/profile/smpl_resolve.h) writing each sample to the sample file,
- * the call graph's files, and every file committed whole, or none. */
+ * (lib/profile/smpl_resolve.h) writing each sample to the sample file
+ * and adding it to the pprof profile, the call graph's files, and every
+ * file committed whole, or none. */
 #include "smpl_report.h"
 #include "outfile.h"
 #include "callgraph.h"
 #include "chains.h"
 #include "grow.h"
 #include "smpl_output.h"
+#include "pprof.h"
 #include "prefetch.h"
 #include "smpl_resolve.h"
 
@@ -23,8 +25,8 @@
  * before anything runs. */
 struct session_files {
 	struct px_smpl_out samples;
-	struct px_outfile folded, flame;
-	bool has_samples, has_folded, has_flame;
+	struct px_outfile folded, flame, pprof;
+	bool has_samples, has_folded, has_flame, has_pprof;
 };
 
 static int files_open(const struct px_smpl_measure_opts *o, struct session_files *fl)
@@ -38,6 +40,8 @@ static int files_open(const struct px_smpl_measure_opts *o, struct session_files
 		fl->has_folded = true;
 	if (!ret && o->flamegraph && !(ret = px_outfile_open(&fl->flame, o->flamegraph, false)))
 		fl->has_flame = true;
+	if (!ret && o->pprof && !(ret = px_outfile_open(&fl->pprof, o->pprof, false)))
+		fl->has_pprof = true;
 	return ret;
 }
 
@@ -50,29 +54,37 @@ static int files_close(struct session_files *fl, int ret)
 		ret = ret ? (px_outfile_discard(&fl->folded), ret) : px_outfile_commit(&fl->folded);
 	if (fl->has_flame)
 		ret = ret ? (px_outfile_discard(&fl->flame), ret) : px_outfile_commit(&fl->flame);
+	if (fl->has_pprof)
+		ret = ret ? (px_outfile_discard(&fl->pprof), ret) : px_outfile_commit(&fl->pprof);
 	return ret;
 }
 
-/* The sample file's writer during the resolution. */
+/* The writers of each sample during the resolution: the sample file's
+ * (out, NULL: none) and the pprof profile (NULL: none). */
 struct sample_writer {
 	struct px_smpl_out *out;
+	bool resolve;		/* --resolve-addresses: the sample file names
+				 * places (the resolution gives them to pprof
+				 * in any case) */
 	const char **names;	/* room for a chain's frame names */
 	size_t cap;
+	struct px_pprof *pprof;
 };
 
 /* A sample and its chain into the sample file. */
-static int write_sample(void *arg, const struct px_smpl_result *r,
+static int write_sample(struct sample_writer *w, const struct px_smpl_result *r,
 			const struct px_sample *x, const struct px_location *loc,
 			const struct px_chain *c, const uint32_t *frames, size_t n)
 {
-	struct sample_writer *w = arg;
 	struct px_smpl_out_chain oc = {
 		c->kernel, c->nkernel, c->user, c->nuser, c->cut, NULL, 0,
 	};
 
+	if (!w->resolve)
+		loc = NULL;
 	if (!r->cg)
 		return px_smpl_out_write_resolved(w->out, x, loc);
-	if (r->o.resolve) {
+	if (w->resolve) {
 		if (px_grow((void **)&w->names, &w->cap, 0, n, sizeof(*w->names), 256))
 			return -ENOMEM;
 		for (size_t i = 0; i < n; i++)	/* innermost first */
@@ -81,6 +93,21 @@ static int write_sample(void *arg, const struct px_smpl_result *r,
 		oc.nnames = n;
 	}
 	return px_smpl_out_write_chain(w->out, x, loc, &oc);
+}
+
+/* Each resolved sample to its writers (px_smpl_resolved_fn). */
+static int sample_resolved(void *arg, const struct px_smpl_result *r,
+			   const struct px_sample *x, const struct px_location *loc,
+			   const struct px_chain *c, const uint32_t *frames, size_t n)
+{
+	struct sample_writer *w = arg;
+	int ret = 0;
+
+	if (w->out)
+		ret = write_sample(w, r, x, loc, c, frames, n);
+	if (!ret && w->pprof)
+		ret = px_pprof_add(w->pprof, r, x, loc, c, frames, n);
+	return ret;
 }
 
 /* The resolution's slow reads, started before the run on another
@@ -124,22 +151,30 @@ static uint64_t elapsed_ns(const struct timespec *t0)
 }
 
 /* After the run: the resolution into r and the files, timed as
- * r->resolve_ns. */
+ * r->resolve_ns.  resolve: the sample file names places. */
 static int resolve_and_write(const struct px_smpl_session *s,
-			     const struct px_smpl_resolve_opts *o, struct px_smpl_result *r,
-			     struct session_files *fl, struct px_prefetch *prefetch)
+			     const struct px_smpl_resolve_opts *o, bool resolve,
+			     struct px_smpl_result *r, struct session_files *fl,
+			     struct px_prefetch *prefetch)
 {
-	struct sample_writer w = { .out = &fl->samples };
+	struct sample_writer w = { .out = fl->has_samples ? &fl->samples : NULL,
+				   .resolve = resolve };
 	struct px_prefetch_stats ahead;
 	struct timespec t0;
-	int ret;
+	int ret = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	px_prefetch_finish(prefetch);
 	px_prefetch_stats(prefetch, &ahead);
 	px_prefetch_free(prefetch);
-	ret = px_smpl_resolve(s, o, r, fl->has_samples ? write_sample : NULL, &w);
+	if (fl->has_pprof)
+		ret = px_pprof_new(&w.pprof, s);
+	if (!ret)
+		ret = px_smpl_resolve(s, o, r, w.out || w.pprof ? sample_resolved : NULL, &w);
 	free(w.names);
+	if (!ret && w.pprof)
+		ret = px_pprof_write(w.pprof, fl->pprof.f);
+	px_pprof_free(w.pprof);
 	if (!ret && r->cg && fl->has_folded)
 		ret = px_smpl_write_folded(r, fl->folded.f);
 	if (!ret && r->cg && fl->has_flame)
@@ -153,14 +188,19 @@ static int resolve_and_write(const struct px_smpl_session *s,
 	return ret;
 }
 
-int px_smpl_measure(const struct px_smpl_measure_opts *o, struct px_smpl_session *s,
+int px_smpl_measure(const struct px_smpl_measure_opts *opts, struct px_smpl_session *s,
 		    struct px_smpl_result *r)
 {
+	/* pprof's locations have files and lines: the resolution gives each
+	 * sample its place, read from DWARF */
+	struct px_smpl_measure_opts mo = *opts;
+	const struct px_smpl_measure_opts *o = &mo;
 	struct px_smpl_session_opts run = o->run;
 	struct px_prefetch *prefetch;
 	struct session_files fl;
 	int ret;
 
+	mo.resolve.resolve |= opts->pprof != NULL;
 	memset(s, 0, sizeof(*s));
 	memset(r, 0, sizeof(*r));
 	if ((ret = files_open(o, &fl)))
@@ -175,5 +215,5 @@ int px_smpl_measure(const struct px_smpl_measure_opts *o, struct px_smpl_session
 		px_prefetch_free(prefetch);
 		return files_close(&fl, ret);
 	}
-	return resolve_and_write(s, &o->resolve, r, &fl, prefetch);
+	return resolve_and_write(s, &o->resolve, opts->resolve.resolve, r, &fl, prefetch);
 }

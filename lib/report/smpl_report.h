@@ -37,14 +37,16 @@ struct px_smpl_measure_opts {
 	 * graph written to these files (NULL: not), whole or not at all */
 	const char *folded;
 	const char *flamegraph;
+	/* a pprof profile (lib/report/pprof.h), gzipped, or NULL */
+	const char *pprof;
 };
 
 /* The whole sampling measurement (smpl_measure.c): the files of o
  * opened, the session run into s, its samples resolved into r, the
- * sample file, folded stacks and flame graph written, each whole or not
- * at all.  As px_smpl_session_run() for the return and for s; free s
- * with px_smpl_session_free() and r with px_smpl_result_free() in every
- * case. */
+ * sample file, folded stacks, flame graph and pprof profile written,
+ * each whole or not at all.  As px_smpl_session_run() for the return
+ * and for s; free s with px_smpl_session_free() and r with
+ * px_smpl_result_free() in every case. */
 int px_smpl_measure(const struct px_smpl_measure_opts *o, struct px_smpl_session *s,
 		    struct px_smpl_result *r);
 

@@ -1,0 +1,296 @@
+/* --pprof: the resolved samples into a pprof profile (pprof.h): the value
+ * types, each sample's locations and labels, alike samples merged. */
+#include "pprof_int.h"
+#include "error.h"
+#include "events.h"
+#include "grow.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The value types: "samples" then each sampling event, set by set, as
+ * the profile (lib/profile/smpl_resolve.h) orders them. */
+static int value_types(struct px_pprof *p)
+{
+	const struct px_smpl_session_opts *o = &p->session->o;
+	char label[PX_EVENT_NAME_MAX + 16];
+	int64_t t, u;
+
+	p->ncolumns = 1;
+	for (size_t s = 0; s < o->mon.nsets; s++)
+		for (size_t i = 0; i < o->mon.sets[s].n; i++)
+			p->ncolumns += o->pmds[s][i].long_period != 0;
+	p->type = calloc(p->ncolumns, sizeof(*p->type));
+	p->unit = calloc(p->ncolumns, sizeof(*p->unit));
+	p->column = calloc(p->session->nevents + 1, sizeof(*p->column));
+	if (!p->type || !p->unit || !p->column)
+		return -ENOMEM;
+	if ((t = pp_string(p, "samples")) < 0 || (u = pp_string(p, "count")) < 0)
+		return -ENOMEM;
+	p->type[0] = (uint32_t)t;
+	p->unit[0] = (uint32_t)u;
+	for (size_t s = 0, c = 1; s < o->mon.nsets; s++)
+		for (size_t i = 0; i < o->mon.sets[s].n; i++) {
+			const struct px_event *ev = &o->mon.sets[s].events[i];
+
+			if (!o->pmds[s][i].long_period)
+				continue;
+			px_smpl_event_label(o, s, i, label, sizeof(label));
+			if ((t = pp_string(p, label)) < 0 ||
+			    (u = pp_string(p, px_event_is_clock(ev) ? "nanoseconds" : "events")) < 0)
+				return -ENOMEM;
+			p->type[c] = (uint32_t)t;
+			p->unit[c] = (uint32_t)u;
+			p->column[px_smpl_event_index(o, s, i)] = c++;
+		}
+	return 0;
+}
+
+int px_pprof_new(struct px_pprof **out, const struct px_smpl_session *s)
+{
+	static const char *const keys[] = { "pid", "tid", "cpu", "set" };
+	struct px_pprof *p = calloc(1, sizeof(*p));
+	int64_t id;
+	int ret;
+
+	*out = p;
+	if (!p)
+		return px_fail(ENOMEM, "out of memory");
+	p->session = s;
+	if ((ret = (int)pp_string(p, "")) < 0 || (ret = value_types(p)))
+		return px_fail(ENOMEM, "out of memory");
+	for (size_t i = 0; i < 4; i++) {
+		if ((id = pp_string(p, keys[i])) < 0)
+			return px_fail(ENOMEM, "out of memory");
+		p->label_key[i] = (uint32_t)id;
+	}
+	/* pprof drops a numeric label of 0 that has no unit: cpu 0, set 0 */
+	if ((id = pp_string(p, "id")) < 0)
+		return px_fail(ENOMEM, "out of memory");
+	p->label_unit = (uint32_t)id;
+	return 0;
+}
+
+void px_pprof_free(struct px_pprof *p)
+{
+	if (!p)
+		return;
+	free(p->chars);
+	free(p->strings);
+	px_hindex_free(&p->string_ix);
+	free(p->functions);
+	px_hindex_free(&p->function_ix);
+	free(p->mappings);
+	free(p->locations);
+	px_hindex_free(&p->location_ix);
+	free(p->lines);
+	free(p->type);
+	free(p->unit);
+	free(p->column);
+	free(p->samples);
+	px_hindex_free(&p->sample_ix);
+	free(p->keys);
+	free(p->values);
+	px_pb_free(&p->key);
+	px_pb_free(&p->label);
+	free(p->ids);
+	free(p->names);
+	free(p);
+}
+
+/* The string of s, as a number for the tables: -ENOMEM goes up as is. */
+#define STR(p, s, out)                                     \
+	do {                                               \
+		int64_t id_ = pp_string(p, s);             \
+		if (id_ < 0)                               \
+			return (int)id_;                   \
+		out = (uint32_t)id_;                       \
+	} while (0)
+
+/* The leaf: the sampled place, with one line per inline level, innermost
+ * first.  Level j's function is names[j] (the call graph's frames, whose
+ * unknown places read "?? (MODULE+0xOFFSET)", or the place's own names
+ * without call graphs); its line is where the place is in it: the
+ * sampled line in the innermost, the call site of the level inside it in
+ * each function around it (px_inline_frame: the call in the next
+ * function out). */
+static int leaf_location(struct px_pprof *p, const struct px_location *loc,
+			 const char *const *names, uint32_t *out)
+{
+	size_t n = loc->n_inline + 1;
+	uint32_t module, name, file;
+	struct pp_line *lines;
+	int64_t id, fn, map;
+
+	STR(p, loc->module, module);
+	if ((map = pp_mapping_of(p, module, loc->ip)) < 0 ||
+	    (id = pp_location_new(p, loc->serial, n, &lines)) < 0)
+		return -ENOMEM;
+	for (size_t j = 0; j < n; j++) {
+		const char *src = j ? loc->inlines[j - 1].call_file : loc->file;
+
+		STR(p, names[j], name);
+		STR(p, strcmp(src, "??") ? src : "", file);
+		if ((fn = pp_function(p, name, module, file)) < 0)
+			return (int)fn;
+		lines[j].function = (uint32_t)fn;
+		lines[j].line = j ? loc->inlines[j - 1].call_line : loc->line;
+	}
+	p->locations[id - 1].address = loc->ip;
+	p->locations[id - 1].mapping = (uint32_t)map;
+	*out = (uint32_t)id;
+	return 0;
+}
+
+/* A caller's frame of the call graph: its function alone. */
+static int frame_location(struct px_pprof *p, const struct px_cg *cg, uint32_t frame,
+			  uint32_t *out)
+{
+	uint32_t name, module;
+	struct pp_line *line;
+	int64_t id, fn;
+
+	if ((*out = pp_location_find(p, PP_FRAME_KEY | frame)))
+		return 0;
+	STR(p, px_cg_frame_name(cg, frame), name);
+	STR(p, px_cg_frame_module(cg, frame), module);
+	if ((fn = pp_function(p, name, module, 0)) < 0 ||
+	    (id = pp_location_new(p, PP_FRAME_KEY | frame, 1, &line)) < 0)
+		return -ENOMEM;
+	line->function = (uint32_t)fn;
+	p->locations[id - 1].module = module;
+	*out = (uint32_t)id;
+	return 0;
+}
+
+/* How many of the stack's last frames are the sampled place's: all its
+ * inline levels when the chain starts at the sampled address (the
+ * kernel's chains and the unwinder's do), else none (the chain leaves it
+ * out, and so does the call graph). */
+static size_t leaf_frames(const struct px_sample *x, const struct px_location *loc,
+			  const struct px_chain *c, size_t n)
+{
+	uint64_t first = c->nkernel ? c->kernel[0] : c->nuser ? c->user[0] : x->ip + 1;
+
+	return first == x->ip && n >= loc->n_inline + 1 ? loc->n_inline + 1 : 0;
+}
+
+/* The sample's locations, leaf first, into p->ids (*nids of them). */
+static int sample_locations(struct px_pprof *p, const struct px_smpl_result *r,
+			    const struct px_sample *x, const struct px_location *loc,
+			    const struct px_chain *c, const uint32_t *frames, size_t n,
+			    size_t *nids)
+{
+	size_t leaf = n ? leaf_frames(x, loc, c, n) : 1;
+	uint32_t id;
+	int ret;
+
+	if (px_grow((void **)&p->ids, &p->ids_cap, 0, n + 1, sizeof(*p->ids), 256))
+		return -ENOMEM;
+	*nids = 0;
+	if (leaf && !(id = pp_location_find(p, loc->serial))) {
+		size_t levels = loc->n_inline + 1;
+
+		if (px_grow((void **)&p->names, &p->names_cap, 0, levels, sizeof(*p->names), 16))
+			return -ENOMEM;
+		for (size_t j = 0; j < levels; j++)
+			p->names[j] = n ? px_cg_frame_name(r->cg, frames[n - 1 - j]) :
+				      j < loc->n_inline ? loc->inlines[j].func : loc->func;
+		if ((ret = leaf_location(p, loc, p->names, &id)))
+			return ret;
+	}
+	if (leaf)
+		p->ids[(*nids)++] = id;
+	for (size_t i = n - (n ? leaf : 0); i-- > 0;) {
+		if ((ret = frame_location(p, r->cg, frames[i], &id)))
+			return ret;
+		p->ids[(*nids)++] = id;
+	}
+	return 0;
+}
+
+/* A numeric label into the sample's key. */
+static void label(struct px_pprof *p, size_t k, uint64_t num)
+{
+	px_pb_reset(&p->label);
+	px_pb_uint(&p->label, 1, p->label_key[k]);
+	px_pb_uint(&p->label, 3, num);
+	px_pb_uint(&p->label, 4, p->label_unit);
+	px_pb_bytes(&p->key, 3, p->label.p, p->label.n);	/* Sample.label */
+}
+
+static uint64_t key_hash(const void *s, size_t n)
+{
+	const unsigned char *b = s;
+	uint64_t h = 1469598103934665603ULL;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ULL;
+	return h;
+}
+
+static uint64_t sample_hash_of(const void *arg, size_t i)
+{
+	return ((const struct px_pprof *)arg)->samples[i].hash;
+}
+
+/* The values of the sample whose key is p->key: an earlier one's, or a
+ * new sample's, zeroed. */
+static uint64_t *sample_values(struct px_pprof *p)
+{
+	uint64_t h = key_hash(p->key.p, p->key.n);
+	struct pp_sample *e;
+	size_t j;
+
+	if (px_hindex_reserve(&p->sample_ix, p->nsamples, sample_hash_of, p))
+		return NULL;
+	for (j = px_hindex_first(&p->sample_ix, h); p->sample_ix.slot[j];
+	     j = px_hindex_next(&p->sample_ix, j)) {
+		e = &p->samples[p->sample_ix.slot[j] - 1];
+		if (e->hash == h && e->len == p->key.n &&
+		    !memcmp(p->keys + e->off, p->key.p, e->len))
+			return p->values + (p->sample_ix.slot[j] - 1) * p->ncolumns;
+	}
+	if (px_grow((void **)&p->samples, &p->samples_cap, p->nsamples, 1,
+		    sizeof(*p->samples), 1024) ||
+	    px_grow((void **)&p->keys, &p->keys_cap, p->nkeys, p->key.n, 1, 65536) ||
+	    px_grow((void **)&p->values, &p->values_cap, p->nsamples * p->ncolumns,
+		    p->ncolumns, sizeof(*p->values), 1024))
+		return NULL;
+	memcpy(p->keys + p->nkeys, p->key.p, p->key.n);
+	p->samples[p->nsamples] = (struct pp_sample){ p->nkeys, p->key.n, h };
+	p->nkeys += p->key.n;
+	p->sample_ix.slot[j] = ++p->nsamples;
+	return memset(p->values + (p->nsamples - 1) * p->ncolumns, 0,
+		      p->ncolumns * sizeof(*p->values));
+}
+
+int px_pprof_add(struct px_pprof *p, const struct px_smpl_result *r,
+		 const struct px_sample *x, const struct px_location *loc,
+		 const struct px_chain *c, const uint32_t *frames, size_t n)
+{
+	const struct px_smpl_session_opts *o = &p->session->o;
+	bool known = x->set < o->mon.nsets && x->ovfl_pmd < o->mon.sets[x->set].n;
+	size_t col = known ? p->column[px_smpl_event_index(o, x->set, x->ovfl_pmd)] : 0;
+	uint64_t *v;
+	size_t nids;
+	int ret;
+
+	if ((ret = sample_locations(p, r, x, loc, c, frames, n, &nids)))
+		return ret == -ENOMEM ? px_fail(ENOMEM, "out of memory") : ret;
+	px_pb_reset(&p->key);
+	px_pb_packed(&p->key, 1, p->ids, nids);		/* Sample.location_id */
+	label(p, 0, x->pid);
+	label(p, 1, x->tid);
+	label(p, 2, x->cpu);
+	label(p, 3, x->set);
+	if (p->key.err || p->label.err || !(v = sample_values(p)))
+		return px_fail(ENOMEM, "out of memory");
+	v[0]++;
+	/* the period that ended in this sample: perfmon's reset value is
+	 * 2^64 - period (lib/backend/perf/sampler_perf.h) */
+	if (col)
+		v[col] += -x->last_reset_val;
+	return 0;
+}
