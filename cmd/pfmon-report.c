@@ -16,7 +16,7 @@
 #include "outfile.h"
 
 struct options {
-	char *output, *separator;
+	char *output, *separator, *flamegraph;
 	int json, top, diff;
 };
 
@@ -32,6 +32,8 @@ static char **parse_options(int argc, const char **argv, struct options *o, popt
 		  "sampling: the N first functions of each merged profile (default 10, 0: all)", "N" },
 		{ "diff", 0, POPT_ARG_NONE, NULL, 'd',
 		  "compare two groups of sampling runs, BASE and NEW (each a report or a folder of reports): per function the share in each, the change and whether it is significant", NULL },
+		{ "flamegraph", 0, POPT_ARG_STRING, NULL, 'f',
+		  "with --diff of folded stacks (pfmon --folded): write their differential flame graph SVG to FILE (widths from NEW, colour by the change)", "FILE" },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, cli_common_options, 0, NULL, NULL },
 		POPT_TABLEEND
 	};
@@ -43,6 +45,7 @@ static char **parse_options(int argc, const char **argv, struct options *o, popt
 	table[2].arg = &o->json;
 	table[3].arg = &o->top;
 	table[4].arg = &o->diff;
+	table[5].arg = &o->flamegraph;
 	pc = poptGetContext("pfmon-report", argc, argv, table, 0);
 	poptSetOtherOptionHelp(pc, "[OPTION...] FILE...");
 	while ((rc = poptGetNextOpt(pc)) > 0)
@@ -71,12 +74,14 @@ static int diff(char **files, const struct options *o, struct px_outfile *out)
 	struct px_merge_input *base = NULL, *new = NULL;
 	size_t nb = 0, nn = 0;
 	struct px_diff d = { 0 };
+	struct px_outfile svg = { 0 };
 	struct px_out how;
 	int ret = 0;
 
 	if (!files[0] || !files[1] || files[2])
 		cli_usage_error("pfmon-report", "--diff compares two groups: pfmon-report --diff BASE NEW (each a report or a folder of reports)");
 	if ((o->output && px_outfile_open(out, o->output, false)) ||
+	    (o->flamegraph && px_outfile_open(&svg, o->flamegraph, false)) ||
 	    px_diff_read_group(files[0], &base, &nb) || px_diff_read_group(files[1], &new, &nn) ||
 	    px_diff_build(base, nb, new, nn, &d)) {	/* d owns them */
 		if (!d.base) {
@@ -85,12 +90,16 @@ static int diff(char **files, const struct options *o, struct px_outfile *out)
 			free(base);
 		}
 		ret = cli_runtime_error("pfmon-report", out);
+	} else if (svg.f && (px_diff_flamegraph(svg.f, &d) || px_outfile_commit(&svg))) {
+		ret = cli_runtime_error("pfmon-report", out);
 	} else {
 		px_out_init(&how, o->separator, o->json);
 		px_diff_print(out->f ? out->f : stdout, &d, &how, (size_t)o->top);
 		if (out->f && px_outfile_commit(out))
 			ret = cli_runtime_error("pfmon-report", out);
 	}
+	if (svg.f)
+		px_outfile_discard(&svg);	/* not committed: an earlier failure */
 	px_diff_free(&d);
 	return ret;
 }
@@ -115,11 +124,14 @@ int main(int argc, const char **argv)
 		cli_usage_error("pfmon-report", "choose one of -x and --json");
 	if (o.top < 0)
 		cli_usage_error("pfmon-report", "--top takes a number, 0 for all");
+	if (o.flamegraph && !o.diff)
+		cli_usage_error("pfmon-report", "--flamegraph draws a --diff of folded stacks: give --diff BASE NEW");
 	if (o.diff) {
 		ret = diff(files, &o, &out);
 		poptFreeContext(pc);
 		free(o.output);
 		free(o.separator);
+		free(o.flamegraph);
 		return ret;
 	}
 	while (files[n])

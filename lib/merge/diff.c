@@ -213,7 +213,8 @@ static bool is_report_name(const char *name)
 {
 	size_t n = strlen(name);
 
-	return (n > 5 && !strcmp(name + n - 5, ".json")) || (n > 4 && !strcmp(name + n - 4, ".csv"));
+	return (n > 5 && !strcmp(name + n - 5, ".json")) || (n > 4 && !strcmp(name + n - 4, ".csv")) ||
+	       (n > 7 && !strcmp(name + n - 7, ".folded"));
 }
 
 static int by_name(const void *a, const void *b)
@@ -246,7 +247,7 @@ static int folder_reports(const char *dir, char ***paths, size_t *n)
 	}
 	closedir(dp);
 	if (!ret && !*n)
-		ret = px_fail(ENOENT, "folder %s has no report (*.json or *.csv)", dir);
+		ret = px_fail(ENOENT, "folder %s has no report (*.json, *.csv or *.folded)", dir);
 	if (!ret)
 		qsort(*paths, *n, sizeof(**paths), by_name);
 	return ret;

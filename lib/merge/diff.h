@@ -39,7 +39,8 @@ struct px_diff {
 };
 
 /* One group's runs: path a report, or a folder whose reports (*.json,
- * *.csv) are the runs, in name order.  *in is the caller's (px_diff_build
+ * *.csv, or folded stacks *.folded: compared stack by stack) are the
+ * runs, in name order.  *in is the caller's (px_diff_build
  * takes it).  0 or -errno with px_last_error(). */
 int px_diff_read_group(const char *path, struct px_merge_input **in, size_t *n);
 
@@ -53,5 +54,11 @@ void px_diff_free(struct px_diff *d);
 
 /* Text, CSV ("diff" rows) or JSON; top: rows printed (0: all). */
 void px_diff_print(FILE *f, const struct px_diff *d, const struct px_out *o, size_t top);
+
+/* The differential flame graph of folded stacks (every run's): the new
+ * runs' stacks, their widths the new samples, each box coloured by the
+ * change of its share from the base runs' (lib/report/flamegraph.h).
+ * -EINVAL when the runs are reports, not stacks; 0 or -errno. */
+int px_diff_flamegraph(FILE *f, const struct px_diff *d);
 
 #endif

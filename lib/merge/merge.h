@@ -81,6 +81,7 @@ struct px_merge_input {
 	size_t nrows;
 	struct px_merge_region *regions;	/* in the file's order */
 	size_t nregions;
+	bool stacks;		/* folded stacks: the rows are whole stacks */
 };
 
 /* Read one file, JSON or CSV told by its content.  -errno, with
@@ -92,6 +93,9 @@ void px_merge_input_free(struct px_merge_input *in);
 /* The readers behind px_merge_read(), on the file's whole content. */
 int px_merge_read_json(const char *path, const char *text, struct px_merge_input *in);
 int px_merge_read_csv(const char *path, char *text, struct px_merge_input *in);
+/* Folded stacks (merge_folded.c), told by their first line. */
+bool px_merge_looks_folded(const char *text);
+int px_merge_read_folded(const char *path, char *text, struct px_merge_input *in);
 
 /* The helpers the readers share: append to the input's arrays (strings
  * are copied).  0 or -ENOMEM. */

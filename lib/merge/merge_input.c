@@ -74,6 +74,8 @@ int px_merge_read(const char *path, struct px_merge_input *in)
 		ret = px_fail(EPROTO, "%s: empty file", path);
 	else if (*p == '{')
 		ret = px_merge_read_json(path, p, in);
+	else if (px_merge_looks_folded(p))
+		ret = px_merge_read_folded(path, p, in);
 	else
 		ret = px_merge_read_csv(path, p, in);
 	free(text);

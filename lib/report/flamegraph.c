@@ -11,6 +11,7 @@
 #include "grow.h"
 
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -35,6 +36,7 @@ struct box {
 	size_t depth;		/* 0: the root */
 	uint64_t start;		/* the samples left of the box */
 	uint64_t count;		/* inclusive */
+	uint64_t base;		/* differential: the base's, inclusive */
 };
 
 /* The drawn boxes of one graph, each after the boxes above it. */
@@ -43,6 +45,8 @@ struct layout {
 	size_t n, cap;
 	size_t depth;		/* of the highest drawn box */
 	uint64_t total;
+	uint64_t base_total;	/* differential: the base's samples */
+	double max_change;	/* differential: the largest |change|, points */
 };
 
 static const char *frame(const struct px_flame_stack *s, size_t i)
@@ -86,27 +90,46 @@ static size_t shared_frames(const struct px_flame_stack *a,
 	return i;
 }
 
-/* Keep the box of samples [start, end) if it is wide enough to draw. */
-static int layout_add(struct layout *l, const char *name, size_t depth,
-		      uint64_t start, uint64_t end)
+/* A box's change of share from the base, in points. */
+static double box_change(const struct layout *l, const struct box *b)
 {
+	return 100.0 * ((double)b->count / (double)l->total -
+			(l->base_total ? (double)b->base / (double)l->base_total : 0));
+}
+
+/* Keep the box of samples [start, end) if it is wide enough to draw;
+ * base: its base samples. */
+static int layout_add(struct layout *l, const char *name, size_t depth,
+		      uint64_t start, uint64_t end, uint64_t base)
+{
+	struct box *b;
+
 	if ((double)(end - start) < MIN_SHARE * (double)l->total)
 		return 0;
 	if (px_grow((void **)&l->boxes, &l->cap, l->n, 1, sizeof(*l->boxes), 64))
 		return -ENOMEM;
-	l->boxes[l->n++] = (struct box){ name, depth, start, end - start };
+	b = &l->boxes[l->n++];
+	*b = (struct box){ name, depth, start, end - start, base };
 	if (depth > l->depth)
 		l->depth = depth;
+	if (fabs(box_change(l, b)) > l->max_change)
+		l->max_change = fabs(box_change(l, b));
 	return 0;
 }
 
-/* Close the open frames of stack s above the first `keep`, at sample pos;
- * frame d opened at sample open_at[d] and is drawn at depth d + 1. */
+/* Where the sweep is: the samples so far, and the base's. */
+struct sweep_pos {
+	uint64_t count, base;
+};
+
+/* Close the open frames of stack s above the first `keep`, at pos; frame
+ * d opened at open_at[d] and is drawn at depth d + 1. */
 static int close_frames(struct layout *l, const struct px_flame_stack *s,
-			const uint64_t *open_at, size_t keep, uint64_t pos)
+			const struct sweep_pos *open_at, size_t keep, struct sweep_pos pos)
 {
 	for (size_t d = s ? s->n : 0; d-- > keep;) {
-		int ret = layout_add(l, frame(s, d), d + 1, open_at[d], pos);
+		int ret = layout_add(l, frame(s, d), d + 1, open_at[d].count, pos.count,
+				     pos.base - open_at[d].base);
 
 		if (ret)
 			return ret;
@@ -119,12 +142,13 @@ static int close_frames(struct layout *l, const struct px_flame_stack *s,
 static int layout_graph(struct layout *l, const struct px_flame_graph *g)
 {
 	const struct px_flame_stack **order = NULL, *prev = NULL;
-	uint64_t *open_at = NULL, pos = 0;
+	struct sweep_pos *open_at = NULL, pos = { 0, 0 };
 	size_t deepest = 1;
 	int ret = 0;
 
 	for (size_t i = 0; i < g->n; i++) {
 		l->total += g->stacks[i].count;
+		l->base_total += g->diff ? g->stacks[i].base : 0;
 		if (g->stacks[i].n > deepest)
 			deepest = g->stacks[i].n;
 	}
@@ -144,19 +168,20 @@ static int layout_graph(struct layout *l, const struct px_flame_graph *g)
 		const struct px_flame_stack *s = order[i];
 		size_t keep;
 
-		if (!s->count)
+		if (!s->count && !(g->diff && s->base))
 			continue;
 		keep = prev ? shared_frames(prev, s) : 0;
 		ret = close_frames(l, prev, open_at, keep, pos);
 		for (size_t d = keep; d < s->n; d++)
 			open_at[d] = pos;
 		prev = s;
-		pos += s->count;
+		pos.count += s->count;
+		pos.base += g->diff ? s->base : 0;
 	}
 	if (!ret)
 		ret = close_frames(l, prev, open_at, 0, pos);
 	if (!ret)
-		ret = layout_add(l, "all", 0, 0, pos);
+		ret = layout_add(l, "all", 0, 0, pos.count, pos.base);
 out:
 	free(order);
 	free(open_at);
@@ -270,21 +295,40 @@ static void put_colour(FILE *f, const char *name)
 		(h >> 8 & 0xff) * 230 / 255, (h >> 16 & 0xff) * 55 / 255);
 }
 
+/* A differential box's colour: red as it grew, blue as it shrank, by
+ * its change over the graph's largest (white: none). */
+static void put_change_colour(FILE *f, const struct layout *l, const struct box *b)
+{
+	double c = box_change(l, b), k = l->max_change > 0 ? fabs(c) / l->max_change : 0;
+	unsigned fade = (unsigned)(235 - 200 * k);
+
+	if (c >= 0)
+		fprintf(f, "rgb(250,%u,%u)", fade, fade);
+	else
+		fprintf(f, "rgb(%u,%u,250)", fade, fade);
+}
+
 /* Box b of a graph whose top row is at y0. */
-static void write_box(FILE *f, const struct box *b, const struct layout *l, size_t y0)
+static void write_box(FILE *f, const struct box *b, const struct layout *l, size_t y0,
+		      bool diff)
 {
 	double scale = (double)AREA / (double)l->total;
 	double x = PAD + (double)b->start * scale, w = (double)b->count * scale;
 	size_t y = y0 + (l->depth - b->depth) * ROW;
 
-	fprintf(f, "<g class=\"f\" data-x=\"%" PRIu64 "\" data-d=\"%zu\"><title>",
-		b->start, b->depth);
+	fprintf(f, "<g class=\"f\" data-x=\"%" PRIu64 "\" data-d=\"%zu\"", b->start, b->depth);
+	if (diff)
+		fprintf(f, " data-change=\"%+.2f\"", box_change(l, b));
+	fputs("><title>", f);
 	put_xml(f, b->name, SIZE_MAX);
 	fprintf(f, " (%" PRIu64 " samples, %.2f%%)</title>", b->count,
 		100.0 * (double)b->count / (double)l->total);
 	fprintf(f, "<rect x=\"%.2f\" y=\"%zu\" width=\"%.2f\" height=\"%d\" rx=\"2\" ry=\"2\" fill=\"",
 		x, y, w, ROW - 1);
-	put_colour(f, b->name);
+	if (diff)
+		put_change_colour(f, l, b);
+	else
+		put_colour(f, b->name);
 	fprintf(f, "\"/><text x=\"%.2f\" y=\"%zu\">", x + 3, y + 11);
 	put_label(f, b->name, w);
 	fputs("</text></g>\n", f);
@@ -315,7 +359,7 @@ static void write_graph(FILE *f, const struct px_flame_graph *g,
 		return;
 	}
 	for (size_t k = 0; k < l->n; k++)
-		write_box(f, &l->boxes[k], l, y + BAR);
+		write_box(f, &l->boxes[k], l, y + BAR, g->diff);
 	fprintf(f, "<text class=\"details\" x=\"%d\" y=\"%zu\"></text>\n", PAD, foot);
 	fprintf(f, "<text class=\"matched off\" x=\"%d\" y=\"%zu\"></text>\n</g>\n",
 		WIDTH - PAD, foot);

@@ -21,10 +21,18 @@
  * under matching boxes, nested matches counted once); "Reset Search"
  * undoes.  A URL parameter ?s=REGEX searches on load, and scripts (tests)
  * can call window.pxFlame.search(re), .resetSearch(), .zoom(box) and
- * .unzoom(graph). */
+ * .unzoom(graph).
+ *
+ * A differential graph (pfmon-report --diff) draws the new profile's
+ * widths and colours each box by the change of its share from the base
+ * profile's, in points: red where it grew, blue where it shrank, the
+ * stronger the larger the change (the largest change of the graph the
+ * strongest), near white where it held; each box's data-change attribute
+ * gives the change with two decimals. */
 #ifndef PX_FLAMEGRAPH_H
 #define PX_FLAMEGRAPH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -36,6 +44,7 @@ struct px_flame_stack {
 	const char *const *frames;
 	size_t n;
 	uint64_t count;
+	uint64_t base;		/* differential graphs: its base samples */
 };
 
 /* One graph: a title (e.g. the event name) and its stacks (any order, a
@@ -44,6 +53,7 @@ struct px_flame_graph {
 	const char *title;
 	const struct px_flame_stack *stacks;
 	size_t n;
+	bool diff;		/* colour by the change from the stacks' base */
 };
 
 /* Write a self-contained SVG holding the graphs one below the other; a

@@ -46,7 +46,7 @@ static int flame_stack(void *arg, const uint32_t *frames, size_t n, uint64_t cou
 		fe->names[fe->nnames + i] = px_cg_frame_name(fe->cg, frames[i]);
 	/* the names' offset for now: the array may still move */
 	fe->v[fe->n++] = (struct px_flame_stack){ (const char *const *)(uintptr_t)fe->nnames,
-						  n, count };
+						  n, count, 0 };
 	fe->nnames += n;
 	return 0;
 }
@@ -77,7 +77,7 @@ int px_smpl_write_flamegraph(const struct px_smpl_result *r, FILE *f)
 		for (size_t i = 0; !ret && i < fe[e].n; i++)
 			fe[e].v[i].frames = fe[e].names + (uintptr_t)fe[e].v[i].frames;
 		g[e] = (struct px_flame_graph){ flame_title(px_profile_event(r->profile, e)),
-						fe[e].v, fe[e].n };
+						fe[e].v, fe[e].n, false };
 		if (!g[e].title)
 			ret = px_fail(ENOMEM, "out of memory");
 	}

@@ -78,7 +78,7 @@ static int fgraph_add(struct fgraph *g, const char *folded)
 
 static struct px_flame_graph fgraph_graph(const struct fgraph *g)
 {
-	return (struct px_flame_graph){ g->title, g->stacks, g->n };
+	return (struct px_flame_graph){ g->title, g->stacks, g->n, false };
 }
 
 static void fgraph_free(struct fgraph *g)
@@ -308,7 +308,7 @@ static void test_paths(void)
 	struct fgraph fg = make("paths", paths);
 	struct px_flame_graph g = fgraph_graph(&fg);
 	const char *frames[] = { "y", NULL };
-	struct px_flame_stack null_frame[] = { { frames, 2, 4 }, { frames, 1, 12 } };
+	struct px_flame_stack null_frame[] = { { frames, 2, 4, 0 }, { frames, 1, 12, 0 } };
 	char *svg, *p;
 	int ret;
 
@@ -332,7 +332,7 @@ static void test_paths(void)
 	free(p);
 	free(svg);
 
-	g = (struct px_flame_graph){ "null", null_frame, 2 };
+	g = (struct px_flame_graph){ "null", null_frame, 2, false };
 	svg = render(&g, 1, &ret);
 	ok(strstr(svg, "<title>?? (4 samples, 25.00%)</title>"), "paths: a NULL frame reads ??");
 	free(svg);
@@ -369,13 +369,13 @@ static void test_escaping(void)
 {
 	struct px_flame_stack stacks[ARRAY_SIZE(names)];
 	const char *frames[ARRAY_SIZE(names)][1];
-	struct px_flame_graph g = { "events <&> \"'", stacks, ARRAY_SIZE(names) };
+	struct px_flame_graph g = { "events <&> \"'", stacks, ARRAY_SIZE(names), false };
 	char *svg, *p, want[512];
 	int ret;
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		frames[i][0] = names[i].name;
-		stacks[i] = (struct px_flame_stack){ frames[i], 1, 1 };
+		stacks[i] = (struct px_flame_stack){ frames[i], 1, 1, 0 };
 	}
 	svg = render(&g, 1, &ret);
 	is_int(ret, 0, "escaping: written");
@@ -453,7 +453,7 @@ static void test_empty(void)
 {
 	const char *const zero[] = { "main;f 0", NULL };
 	struct fgraph fg = make("zero", zero);
-	struct px_flame_graph g[] = { { "nothing", NULL, 0 }, fgraph_graph(&fg), { NULL, NULL, 0 } };
+	struct px_flame_graph g[] = { { "nothing", NULL, 0, false }, fgraph_graph(&fg), { NULL, NULL, 0, false } };
 	char *svg, *p;
 	int ret;
 
@@ -539,7 +539,7 @@ static void test_many(void)
 	static char names_buf[50][16];
 	static const char *frames[N][12];
 	static struct px_flame_stack stacks[N];
-	struct px_flame_graph g = { "many", stacks, N };
+	struct px_flame_graph g = { "many", stacks, N, false };
 	uint32_t seed = 12345;
 	uint64_t total = 0, first = 0;	/* first: under main;fn00 */
 	char *svg, *p, want[64];

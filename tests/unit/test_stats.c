@@ -191,9 +191,23 @@ static void test_activations(void)
 	is_num(v.ci95_pct, 0, 0, "a value counted whole keeps no interval");
 }
 
+/* Student's t tail against tables' values (two-sided 5%: 12.706 at 1
+ * degree of freedom, 2.776 at 4, 2.228 at 10, 1.960 at infinity). */
+static void test_student_t(void)
+{
+	is_num(px_student_t_sf(12.706, 1), 0.025, 1e-5, "t 12.706, 1 dof: 2.5%% above");
+	is_num(px_student_t_sf(2.776, 4), 0.025, 1e-4, "t 2.776, 4 dof: 2.5%% above");
+	is_num(px_student_t_sf(-2.228, 10), 0.975, 1e-4, "t -2.228, 10 dof: 97.5%% above");
+	is_num(px_student_t_sf(1.96, 1e9), 0.025, 1e-4, "many dof: the normal's");
+	is_num(px_student_t_sf(0, 3.5), 0.5, 1e-12, "t 0, any dof: a half");
+	is_num(px_student_t_sf(40, 4), 1.16e-6, 1e-7, "far in the tail, Welch's fractional dof allowed");
+	ok(isnan(px_student_t_sf(1, 0)), "no degrees of freedom: no answer");
+}
+
 int main(void)
 {
 	test_stats();
+	test_student_t();
 	test_scale();
 	test_activations();
 	test_report_runs();
