@@ -273,13 +273,14 @@ $(B)/tests/hw/hw_ref: tests/hw/hw_ref.c
 $(B)/tests/hw/nops: tests/hw/nops.S
 	@mkdir -p $(@D)
 	$(CC) -static -nostdlib -o $@ $<
-$(B)/tests/hw/selfread $(B)/tests/hw/selfovf: $(B)/tests/hw/%: tests/hw/%.c $(LIB) $(PUBLIC_API_HDRS)
+$(B)/tests/hw/selfread $(B)/tests/hw/selfovf: $(B)/tests/hw/%: tests/hw/%.c tests/hw/loop5.h \
+		$(LIB) $(PUBLIC_API_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iinclude -static -o $@ $< $(LIB) -lpfm -lelf -lz -lm -lpthread
 # a program marking regions, linked as README says programs link libpx:
 # pkg-config's flags (the tree's libpx.pc), the shared library
 LIBPX_PC = PKG_CONFIG_PATH=$(B)/lib/pkgconfig $(PKG_CONFIG)
-$(B)/tests/hw/selfregion: tests/hw/selfregion.c $(LIBPX) $(PUBLIC_STAMP)
+$(B)/tests/hw/selfregion: tests/hw/selfregion.c tests/hw/loop5.h $(LIBPX) $(PUBLIC_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -DPX_REGIONS $$($(LIBPX_PC) --cflags libpx) -o $@ $< \
 		$$($(LIBPX_PC) --libs libpx) -Wl,-rpath,$(CURDIR)/$(B)/lib

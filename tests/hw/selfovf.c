@@ -15,6 +15,8 @@
  * about PERIOD (then 2 PERIOD), the others where it stopped them all. */
 #include <px_counters.h>
 
+#include "loop5.h"
+
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,15 +35,6 @@ static void on_overflow(int sig, siginfo_t *info, void *uc)
 		first_code = info->si_code;
 		px_counters_read_value(state, 0, (uint64_t *)&first_value);
 	}
-}
-
-static __attribute__((noinline)) void loop(unsigned long n)
-{
-#if defined(__aarch64__)
-	__asm__ volatile("cbz %0, 2f\n1: nop\n nop\n nop\n subs %0, %0, #1\n b.ne 1b\n2:" : "+r"(n) : : "cc");
-#elif defined(__x86_64__)
-	__asm__ volatile("test %0, %0\n jz 2f\n1: nop\n nop\n nop\n dec %0\n jnz 1b\n2:" : "+r"(n) : : "cc");
-#endif
 }
 
 static void print(const char *when)
@@ -71,13 +64,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "selfovf: %s\n", px_counters_error());
 		return 1;
 	}
-	loop(n);
+	loop5(n);
 	print("first");
 	if (px_counters_resume(state)) {
 		fprintf(stderr, "selfovf: %s\n", px_counters_error());
 		return 1;
 	}
-	loop(n);
+	loop5(n);
 	print("second");
 	printf("signal %s %llu\n", first_code == POLL_HUP ? "POLL_HUP" : first_code == POLL_IN ? "POLL_IN" : "other",
 	       (unsigned long long)first_value);

@@ -13,19 +13,10 @@
  * instructions of one read, exactly under qemu -icount. */
 #include <px_counters.h>
 
+#include "loop5.h"
+
 #include <stdio.h>
 #include <stdlib.h>
-
-/* The loop's instructions are the same for every n but 5 n, whatever the
- * code around it: the test for 0 is in it, and it is never inlined. */
-static __attribute__((noinline)) void loop(unsigned long n)
-{
-#if defined(__aarch64__)
-	__asm__ volatile("cbz %0, 2f\n1: nop\n nop\n nop\n subs %0, %0, #1\n b.ne 1b\n2:" : "+r"(n) : : "cc");
-#elif defined(__x86_64__)
-	__asm__ volatile("test %0, %0\n jz 2f\n1: nop\n nop\n nop\n dec %0\n jnz 1b\n2:" : "+r"(n) : : "cc");
-#endif
-}
 
 int main(int argc, char **argv)
 {
@@ -40,10 +31,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "selfread: %s\n", px_counters_error());
 		return 1;
 	}
-	loop(n);
+	loop5(n);
 	px_counters_read(k, &b);
 	px_counters_read_value(k, 0, &va);
-	loop(n);
+	loop5(n);
 	px_counters_read_value(k, 0, &vb);
 	printf("path %s\ndelta %llu\nvalue_delta %llu\n",
 	       px_counters_read_path(k, 0) == PX_READ_USER ? "user" : "syscall",
