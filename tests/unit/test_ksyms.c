@@ -166,7 +166,8 @@ static bool same(const struct px_ksym *got, bool found, const struct want *w)
 /* Load the table through a FIFO fed by a child: read, never mapped. */
 static struct px_ksyms *load_through_fifo(const char *file)
 {
-	char fifo[] = "/tmp/px-ksyms-fifo-XXXXXX";
+	/* room for the folder's name and "/f" after it */
+	char fifo[sizeof("/tmp/px-ksyms-fifo-XXXXXX/f")] = "/tmp/px-ksyms-fifo-XXXXXX";
 	struct px_ksyms *k;
 	pid_t pid;
 	int st;
