@@ -41,7 +41,7 @@ struct options {
 	char *smpl_outfile;
 	int saturate, no_block, resolve, profile_lines, profile_inlined, profile_top;
 	int profile_callers;
-	char *folded, *flamegraph, *pprof;
+	char *folded, *flamegraph, *pprof, *perf_script, *speedscope;
 	const char *profile_by;
 };
 
@@ -169,6 +169,10 @@ static struct poptOption *option_table(struct options *o)
 		  "with --call-graph: write an SVG flame graph to FILE", "FILE" },
 		{ "pprof", 0, POPT_ARG_STRING, &o->pprof, 0,
 		  "write the samples (with --call-graph their stacks) as a gzipped pprof profile to FILE", "FILE" },
+		{ "perf-script", 0, POPT_ARG_STRING, &o->perf_script, 0,
+		  "write the samples (with --call-graph their stacks) as perf script prints them to FILE", "FILE" },
+		{ "speedscope", 0, POPT_ARG_STRING, &o->speedscope, 0,
+		  "write the samples (with --call-graph their stacks) as a speedscope file to FILE", "FILE" },
 		{ "outfile", 0, POPT_ARG_STRING, &o->outfile, 0, "write the results to FILE", "FILE" },
 		{ "append", 0, POPT_ARG_NONE, &o->append, 0, "append to --outfile", NULL },
 		{ "us-counter-format", 0, POPT_ARG_NONE, NULL, OPT_US, "print counts as 1,234,567", NULL },
@@ -423,6 +427,10 @@ static void check_sampling(struct options *o)
 			usage_error("--smpl-outfile, --resolve-addresses, --call-graph and --profile-* need sampling: give --long-smpl-periods=N,...");
 		if (o->pprof)
 			usage_error("--pprof writes the samples of a sampling run, and this run counts: give --long-smpl-periods=N,...");
+		if (o->perf_script)
+			usage_error("--perf-script writes the samples of a sampling run, and this run counts: give --long-smpl-periods=N,...");
+		if (o->speedscope)
+			usage_error("--speedscope writes the samples of a sampling run, and this run counts: give --long-smpl-periods=N,...");
 	}
 	if (!o->smpl.call_graph && (o->folded || o->flamegraph || o->profile_callers ||
 				    o->smpl.max_frames))
@@ -436,12 +444,13 @@ static void check_sampling(struct options *o)
 		usage_error("--profile-top takes a number, 0 for all");
 	{
 		const char *files[] = { o->outfile, o->smpl_outfile, o->folded, o->flamegraph,
-					o->pprof };
+					o->pprof, o->perf_script, o->speedscope };
+		size_t n = sizeof(files) / sizeof(files[0]);
 
-		for (size_t i = 0; i < 5; i++)
-			for (size_t j = i + 1; j < 5; j++)
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = i + 1; j < n; j++)
 				if (files[i] && files[j] && !strcmp(files[i], files[j]))
-					usage_error("--outfile, --smpl-outfile, --folded, --flamegraph and --pprof must be different files");
+					usage_error("--outfile, --smpl-outfile, --folded, --flamegraph, --pprof, --perf-script and --speedscope must be different files");
 	}
 }
 
@@ -475,7 +484,8 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 	struct px_smpl_measure_opts mo = { .smpl_outfile = o->smpl_outfile,
 					   .json = o->json, .resolve.resolve = o->resolve,
 					   .folded = o->folded, .flamegraph = o->flamegraph,
-					   .pprof = o->pprof };
+					   .pprof = o->pprof, .perf_script = o->perf_script,
+					   .speedscope = o->speedscope };
 	struct px_smpl_session_opts *so = &mo.run;
 	struct px_out pr;
 	struct px_smpl_pmd **pmds;
@@ -560,9 +570,9 @@ int main(int argc, const char **argv)
 	check_options(&o, cmd);
 	{
 		char **const files[] = { &o.outfile, &o.smpl_outfile, &o.folded, &o.flamegraph,
-					 &o.pprof };
+					 &o.pprof, &o.perf_script, &o.speedscope };
 
-		cli_run_context("pfmon", files, 5);
+		cli_run_context("pfmon", files, sizeof(files) / sizeof(files[0]));
 	}
 	check_sampling(&o);
 	if (o.outfile && px_outfile_open(&out, o.outfile, o.append))

@@ -9,6 +9,12 @@
 # dkms, debhelper, dpkg-dev and fakeroot build and test the packages; zsh
 # checks its completions.
 #
+# The npm packages that check pfmon's --speedscope and --perf-script files
+# (tests/cli/pfmon_exports.bats: speedscope's file schema and viewer, the
+# ajv validator) are installed from the npm registry into
+# tests/npm/node_modules, at the versions of tests/npm/package-lock.json
+# (npm ci), never globally; as any user, once node and npm are there.
+#
 # The arm64 part (ARM64_PACKAGES) cross-builds everything for arm64
 # (`make ARCH=arm64`) and boots the arm64 guest of the hardware-counter
 # suite: the cross compiler, qemu-system-arm, and Debian's multiarch
@@ -45,7 +51,24 @@ for pkg in $PACKAGES $ARM64_PACKAGES; do
 	fi
 done
 
-[ -z "$missing" ] && exit 0
+# node and npm: from the nodejs and npm packages unless a node that
+# bundles npm is installed already
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+	missing="$missing nodejs npm"
+fi
+
+# (again only when package-lock.json changed since: npm ci starts over)
+npm_packages() {
+	local dir
+	dir=$(dirname "$0")/../tests/npm
+	[ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ] ||
+		npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
+}
+
+if [ -z "$missing" ]; then
+	npm_packages
+	exit 0
+fi
 
 if [ "$(id -u)" != 0 ]; then
 	echo "install-deps: missing packages:$missing" >&2
@@ -65,3 +88,4 @@ fi
 apt-get update -qq
 # shellcheck disable=SC2086 # the list is meant to split into words
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
+npm_packages

@@ -2,7 +2,8 @@
  * opened before the run (one that cannot be written fails before
  * anything runs), the run (lib/session/smpl_session.h), the resolution
  * (lib/profile/smpl_resolve.h) writing each sample to the sample file
- * and adding it to the pprof profile, the call graph's files, and every
+ * and adding it to the pprof profile, the perf script text and the
+ * speedscope file, the call graph's files, and every
  * file committed whole, or none. */
 #include "smpl_report.h"
 #include "outfile.h"
@@ -10,7 +11,9 @@
 #include "chains.h"
 #include "grow.h"
 #include "smpl_output.h"
+#include "perfscript.h"
 #include "pprof.h"
+#include "speedscope.h"
 #include "prefetch.h"
 #include "smpl_resolve.h"
 
@@ -25,8 +28,8 @@
  * before anything runs. */
 struct session_files {
 	struct px_smpl_out samples;
-	struct px_outfile folded, flame, pprof;
-	bool has_samples, has_folded, has_flame, has_pprof;
+	struct px_outfile folded, flame, pprof, script, speedscope;
+	bool has_samples, has_folded, has_flame, has_pprof, has_script, has_speedscope;
 };
 
 static int files_open(const struct px_smpl_measure_opts *o, struct session_files *fl)
@@ -42,6 +45,11 @@ static int files_open(const struct px_smpl_measure_opts *o, struct session_files
 		fl->has_flame = true;
 	if (!ret && o->pprof && !(ret = px_outfile_open(&fl->pprof, o->pprof, false)))
 		fl->has_pprof = true;
+	if (!ret && o->perf_script && !(ret = px_outfile_open(&fl->script, o->perf_script, false)))
+		fl->has_script = true;
+	if (!ret && o->speedscope &&
+	    !(ret = px_outfile_open(&fl->speedscope, o->speedscope, false)))
+		fl->has_speedscope = true;
 	return ret;
 }
 
@@ -56,11 +64,17 @@ static int files_close(struct session_files *fl, int ret)
 		ret = ret ? (px_outfile_discard(&fl->flame), ret) : px_outfile_commit(&fl->flame);
 	if (fl->has_pprof)
 		ret = ret ? (px_outfile_discard(&fl->pprof), ret) : px_outfile_commit(&fl->pprof);
+	if (fl->has_script)
+		ret = ret ? (px_outfile_discard(&fl->script), ret) : px_outfile_commit(&fl->script);
+	if (fl->has_speedscope)
+		ret = ret ? (px_outfile_discard(&fl->speedscope), ret) :
+			    px_outfile_commit(&fl->speedscope);
 	return ret;
 }
 
 /* The writers of each sample during the resolution: the sample file's
- * (out, NULL: none) and the pprof profile (NULL: none). */
+ * (out, NULL: none), the pprof profile, the perf script text and the
+ * speedscope file (NULL: none). */
 struct sample_writer {
 	struct px_smpl_out *out;
 	bool resolve;		/* --resolve-addresses: the sample file names
@@ -69,6 +83,8 @@ struct sample_writer {
 	const char **names;	/* room for a chain's frame names */
 	size_t cap;
 	struct px_pprof *pprof;
+	struct px_perfscript *script;
+	struct px_speedscope *speedscope;
 };
 
 /* A sample and its chain into the sample file. */
@@ -107,6 +123,10 @@ static int sample_resolved(void *arg, const struct px_smpl_result *r,
 		ret = write_sample(w, r, x, loc, c, frames, n);
 	if (!ret && w->pprof)
 		ret = px_pprof_add(w->pprof, r, x, loc, c, frames, n);
+	if (!ret && w->script)
+		ret = px_perfscript_add(w->script, r, x, loc, c, frames, n);
+	if (!ret && w->speedscope)
+		ret = px_speedscope_add(w->speedscope, r, x, loc, c, frames, n);
 	return ret;
 }
 
@@ -169,8 +189,17 @@ static int resolve_and_write(const struct px_smpl_session *s,
 	px_prefetch_free(prefetch);
 	if (fl->has_pprof)
 		ret = px_pprof_new(&w.pprof, s);
+	if (!ret && fl->has_script)
+		ret = px_perfscript_new(&w.script, s, fl->script.f);
+	if (!ret && fl->has_speedscope)
+		ret = px_speedscope_new(&w.speedscope, s);
 	if (!ret)
-		ret = px_smpl_resolve(s, o, r, w.out || w.pprof ? sample_resolved : NULL, &w);
+		ret = px_smpl_resolve(s, o, r, w.out || w.pprof || w.script || w.speedscope ?
+				      sample_resolved : NULL, &w);
+	px_perfscript_free(w.script);
+	if (!ret && w.speedscope)
+		ret = px_speedscope_write(w.speedscope, fl->speedscope.f);
+	px_speedscope_free(w.speedscope);
 	free(w.names);
 	if (!ret && w.pprof)
 		ret = px_pprof_write(w.pprof, fl->pprof.f);
@@ -191,7 +220,8 @@ static int resolve_and_write(const struct px_smpl_session *s,
 int px_smpl_measure(const struct px_smpl_measure_opts *opts, struct px_smpl_session *s,
 		    struct px_smpl_result *r)
 {
-	/* pprof's locations have files and lines: the resolution gives each
+	/* pprof's locations have files and lines, perf script's frames
+	 * offsets, speedscope's frames files: the resolution gives each
 	 * sample its place, read from DWARF */
 	struct px_smpl_measure_opts mo = *opts;
 	const struct px_smpl_measure_opts *o = &mo;
@@ -200,7 +230,7 @@ int px_smpl_measure(const struct px_smpl_measure_opts *opts, struct px_smpl_sess
 	struct session_files fl;
 	int ret;
 
-	mo.resolve.resolve |= opts->pprof != NULL;
+	mo.resolve.resolve |= opts->pprof || opts->perf_script || opts->speedscope;
 	memset(s, 0, sizeof(*s));
 	memset(r, 0, sizeof(*r));
 	if ((ret = files_open(o, &fl)))

@@ -39,11 +39,17 @@ struct px_smpl_measure_opts {
 	const char *flamegraph;
 	/* a pprof profile (lib/report/pprof.h), gzipped, or NULL */
 	const char *pprof;
+	/* the samples as `perf script` prints them (lib/report/perfscript.h),
+	 * or NULL */
+	const char *perf_script;
+	/* a speedscope file (lib/report/speedscope.h), or NULL */
+	const char *speedscope;
 };
 
 /* The whole sampling measurement (smpl_measure.c): the files of o
  * opened, the session run into s, its samples resolved into r, the
- * sample file, folded stacks, flame graph and pprof profile written,
+ * sample file, folded stacks, flame graph, pprof profile, perf script
+ * text and speedscope file written,
  * each whole or not at all.  As px_smpl_session_run() for the return
  * and for s; free s with px_smpl_session_free() and r with
  * px_smpl_result_free() in every case. */
