@@ -139,7 +139,8 @@ HW_BINS = $(B)/tests/hw/hw_ref $(B)/tests/hw/nops $(B)/tests/hw/nest $(B)/tests/
 MAN_SRCS = $(wildcard man/*.1.scd)
 MANS = $(MAN_SRCS:man/%.scd=$(B)/man/%)
 
-.PHONY: all tools check check-hw bench install uninstall clean module deps arm64-modules
+.PHONY: all tools check check-hw bench install uninstall clean module deps arm64-modules \
+	fuzzers fuzz
 
 SYMBOLS_WORKLOAD = tests/workloads/symbols/build/.done
 CALLGRAPH_WORKLOAD = $(B)/tests/workloads/callgraph/.done
@@ -329,6 +330,32 @@ deps:
 
 # The test target installs its own dependencies first, so it must not
 # depend on targets that need them to build.
+# libFuzzer fuzzers of the parsers of outside input (tests/fuzz/fuzz_*.c,
+# README "Fuzzing"): clang, with the library's sources built again with
+# -fsanitize=fuzzer-no-link,address,undefined into build/fuzz.  `make
+# fuzz` runs each for FUZZ_SECONDS; make check replays their corpora.
+FUZZ_CC = clang
+FUZZ_B = build/fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_CFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=undefined -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
+	-DPX_VERSION='"$(VERSION)"' -Ikernel/uapi -Iformats $(PKG_CFLAGS) $(JSON_CFLAGS) \
+	$(INTERNAL_CFLAGS)
+FUZZ_LIB_OBJS = $(LIB_SRCS:%.c=$(FUZZ_B)/obj/%.o)
+FUZZERS = $(patsubst tests/fuzz/%.c,$(FUZZ_B)/%,$(wildcard tests/fuzz/fuzz_*.c))
+$(FUZZ_B)/obj/%.o: %.c $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+$(FUZZ_B)/libpx.a: $(FUZZ_LIB_OBJS)
+	rm -f $@
+	$(AR) rcs $@ $^
+$(FUZZ_B)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/util.c tests/fuzz/fuzz.h $(FUZZ_B)/libpx.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Itests/fuzz -o $@ $< tests/fuzz/util.c \
+		$(FUZZ_B)/libpx.a $(PKG_LIBS) $(PFM_LIBS) -lm -lpthread $(JSON_LIBS)
+fuzzers: $(FUZZERS)
+fuzz: fuzzers
+	scripts/fuzz.sh run $(FUZZ_SECONDS)
+
 check:
 	scripts/install-deps.sh
 	$(MAKE) all

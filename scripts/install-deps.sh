@@ -35,7 +35,7 @@ bats bats-assert bats-support chromium
 linux-perf hyperfine time strace procps
 qemu-system-x86 linux-headers-amd64 busybox-static cpio kmod
 libjson-c-dev openmpi-bin libopenmpi-dev slurm-wlm munge
-scdoc dkms debhelper dpkg-dev fakeroot man-db zsh golang-go"
+scdoc dkms debhelper dpkg-dev fakeroot man-db zsh golang-go clang"
 
 ARM64_PACKAGES="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-system-arm
 libpfm4-dev:arm64 libelf-dev:arm64 libdw-dev:arm64 libpopt-dev:arm64

@@ -8,6 +8,9 @@
 #   tests/run-all.sh                   every suite (what `make check` runs)
 #   tests/run-all.sh unit [TEST...]    the unit tests (all, or test_x ...)
 #   tests/run-all.sh cli [BATS...]     the bats suite (tests/cli, or files)
+#   tests/run-all.sh fuzz              the fuzzers (tests/fuzz) built with
+#                                      clang and their corpora and past
+#                                      findings replayed (scripts/fuzz.sh)
 #   tests/run-all.sh package [BATS...] the package suite (tests/package)
 #   tests/run-all.sh module            the module suite in the x86-64 guest
 #   tests/run-all.sh hw-arm64          the hardware-counter suite (tests/hw)
@@ -46,7 +49,7 @@ cd "$(dirname "$0")/.." || exit 1
 export BATS_TEST_TIMEOUT
 
 usage() {
-	echo "usage: tests/run-all.sh [unit [TEST...] | cli [BATS...] | package [BATS...] | module | hw-arm64 | module-arm64 | hw [BATS...]]" >&2
+	echo "usage: tests/run-all.sh [unit [TEST...] | cli [BATS...] | fuzz | package [BATS...] | module | hw-arm64 | module-arm64 | hw [BATS...]]" >&2
 	exit 2
 }
 
@@ -156,6 +159,16 @@ cli_suite() {
 	bats_suite cli "$CLI_SUITE_TIMEOUT" tests/cli "$@"
 }
 
+# The fuzzers, built (make fuzzers: clang, the library again with the
+# sanitizers), each replaying the inputs kept in the tree.
+fuzz_suite() {
+	if ! make -s fuzzers >/dev/null; then
+		echo "not ok - the fuzzers did not build (make fuzzers; clang: scripts/install-deps.sh)" | tee -a "$log"
+		return
+	fi
+	run_suite "fuzz" 0 scripts/fuzz.sh replay
+}
+
 # The Debian packages: built from a copy of the tree, installed (dpkg -x,
 # and dpkg -i for perfmon-dkms, purged after), checked (tests/package).
 package_suite() {
@@ -189,6 +202,7 @@ hw_suite() {
 case ${1-} in
 "")
 	timed unit
+	timed fuzz
 	timed cli
 	timed package
 	if [ -e scripts/vm-test.sh ]; then
@@ -197,7 +211,7 @@ case ${1-} in
 		timed module_arm64
 	fi
 	;;
-unit|cli|package|module|hw|hw-arm64|module-arm64)
+unit|cli|fuzz|package|module|hw|hw-arm64|module-arm64)
 	suite=${1//-/_}
 	shift
 	timed "$suite" "$@"

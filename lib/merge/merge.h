@@ -114,6 +114,13 @@ const char *px_merge_region_fault(const struct px_merge_region_row *r);
 /* A region row that passed px_merge_region_fault().  0 or -ENOMEM. */
 int px_merge_add_region(struct px_merge_input *in, const struct px_merge_region_row *r);
 
+/* Whether v, a number read from a file, is a whole number from min to max
+ * (counts: up to 2^53, where doubles stop being exact; sets and ranks):
+ * what the readers check before they take it as an integer. */
+#define PX_MERGE_COUNT_MAX 9007199254740992.0
+#define PX_MERGE_ID_MAX 1e9
+bool px_merge_whole(double v, double min, double max);
+
 /* An event's name in text and messages: "NAME", "NAME (set S)" past set 0. */
 void px_merge_label(const char *name, long set, char *buf, size_t len);
 

@@ -102,7 +102,7 @@ static int set_run(struct px_merge_input *in, const char *rank, const char *size
 
 	if (!number(rank, &r) || !number(size, &n) || !host)
 		return -EPROTO;
-	if (r < 0 || n < 1 || r >= n)
+	if (!px_merge_whole(r, 0, PX_MERGE_ID_MAX) || !px_merge_whole(n, 1, PX_MERGE_ID_MAX) || r >= n)
 		return -EPROTO;
 	if (in->host)	/* every row says it: the first one counts */
 		return 0;
@@ -180,6 +180,9 @@ static int profile_size_row(struct reader *r, struct px_merge_input *in, long se
 
 	if (ret)
 		return ret;
+	if (!px_merge_whole(samples, 0, PX_MERGE_COUNT_MAX) ||
+	    !px_merge_whole(rows, 0, PX_MERGE_COUNT_MAX) || !px_merge_whole(shown, 0, rows))
+		return bad(&r->c, "a profile_size row whose samples, rows or last position are not counts");
 	if (px_grow((void **)&r->shown, &cap, in->nprofs, 1, sizeof(*r->shown), in->nprofs + 1))
 		return -ENOMEM;
 	r->shown[in->nprofs] = (size_t)shown;
@@ -193,6 +196,8 @@ static int profile_row(struct reader *r, struct px_merge_input *in, long set)
 
 	if (!number(cell(r, C_VALUE), &samples) || !cell(r, C_SYMBOL) || !cell(r, C_MODULE))
 		return bad(&r->c, "a profile row without its samples, symbol and module");
+	if (!px_merge_whole(samples, 0, PX_MERGE_COUNT_MAX))
+		return bad(&r->c, "a profile row whose samples are not a count");
 	if (!in->nprofs || strcmp(in->profs[in->nprofs - 1].event, event) ||
 	    in->profs[in->nprofs - 1].set != set)
 		return bad(&r->c, "a profile row without its profile_size row");
@@ -256,8 +261,8 @@ static int row(struct reader *r, struct px_merge_input *in)
 		return bad(&r->c, "a row without its record and name");
 	if (r->elapsed)
 		return bad(&r->c, "a row after the elapsed row");
-	if (*cell(r, C_SET) && !number(cell(r, C_SET), &set))
-		return bad(&r->c, "a set that is not a number");
+	if (*cell(r, C_SET) && (!number(cell(r, C_SET), &set) || !px_merge_whole(set, 0, PX_MERGE_ID_MAX)))
+		return bad(&r->c, "a set that is not a set's number");
 	if (!strcmp(record, "elapsed"))
 		r->elapsed = true;
 	else if (!strcmp(record, "summary"))

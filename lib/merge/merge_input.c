@@ -139,6 +139,11 @@ int px_merge_add_event(struct px_merge_input *in, const char *name, long set,
 	return 0;
 }
 
+bool px_merge_whole(double v, double min, double max)
+{
+	return v >= min && v <= max && v == floor(v);
+}
+
 int px_merge_add_prof(struct px_merge_input *in, const char *event, long set,
 		      uint64_t samples, size_t rows)
 {
@@ -182,7 +187,7 @@ const char *px_merge_region_fault(const struct px_merge_region_row *r)
 		return "a region row without its symbol (the region) and name (the event)";
 	if (!isfinite(r->runs) || !isfinite(r->value) || !isfinite(r->min) || !isfinite(r->max))
 		return "a region row without its runs (the calls), value, min and max";
-	if (r->runs < 1 || r->runs != floor(r->runs))
+	if (!px_merge_whole(r->runs, 1, PX_MERGE_COUNT_MAX))
 		return "a region row whose runs (the calls) is not a whole number above 0";
 	if (r->value < 0 || r->min < 0 || r->max < 0)
 		return "a region row with a negative value, min or max";

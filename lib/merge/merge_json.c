@@ -53,7 +53,8 @@ static int read_run(const char *path, struct json_object *top, struct px_merge_i
 
 	if (!number_of(top, "rank", &rank) || !number_of(top, "size", &size) || !host)
 		return bad(path, "no rank, size and host: not written by this version of perfex or pfmon (0.1.0 or later)");
-	if (rank < 0 || size < 1 || rank >= size || rank != floor(rank) || size != floor(size))
+	if (!px_merge_whole(rank, 0, PX_MERGE_ID_MAX) || !px_merge_whole(size, 1, PX_MERGE_ID_MAX) ||
+	    rank >= size)
 		return bad(path, "its rank and size do not make sense");
 	in->rank = (long)rank;
 	in->size = (long)size;
@@ -82,6 +83,8 @@ static int read_events(const char *path, struct json_object *top, struct px_merg
 		if (!name)
 			return bad(path, "an event without its name");
 		number_of(e, "set", &set);	/* perfex: none, set 0 */
+		if (!px_merge_whole(set, 0, PX_MERGE_ID_MAX))
+			return bad(path, "an event whose set is not a set's number");
 		if (in->kind == PX_MERGE_SAMPLING && !counted)
 			return bad(path, "a sampling event without its samples (raw)");
 		if (px_merge_add_event(in, name, (long)set, counted, v))
@@ -108,6 +111,10 @@ static int read_profiles(const char *path, struct json_object *top, struct px_me
 		    !number_of(p, "rows", &nrows))
 			return bad(path, "a profile without its event, samples, rows or entries");
 		number_of(p, "set", &set);
+		if (!px_merge_whole(set, 0, PX_MERGE_ID_MAX) ||
+		    !px_merge_whole(samples, 0, PX_MERGE_COUNT_MAX) ||
+		    !px_merge_whole(nrows, 0, PX_MERGE_COUNT_MAX))
+			return bad(path, "a profile whose set, samples or rows are not counts");
 		if (px_merge_add_prof(in, event, (long)set, (uint64_t)samples, (size_t)nrows))
 			return -ENOMEM;
 		for (size_t r = 0; r < json_object_array_length(rows); r++) {
@@ -117,6 +124,8 @@ static int read_profiles(const char *path, struct json_object *top, struct px_me
 
 			if (!name || !module || !number_of(row, "value", &n))
 				return bad(path, "a profile entry without its symbol, module or value");
+			if (!px_merge_whole(n, 0, PX_MERGE_COUNT_MAX))
+				return bad(path, "a profile entry whose value is not a count");
 			if (px_merge_add_row(in, name, module, (uint64_t)n))
 				return -ENOMEM;
 		}

@@ -99,9 +99,11 @@ static int by_got(const void *a, const void *b)
 
 static const char *slot_name(const struct px_plt *p, uint64_t got)
 {
-	struct slot key = { got, NULL }, *s = bsearch(&key, p->slot, p->nslots,
-						      sizeof(*p->slot), by_got);
+	struct slot key = { got, NULL }, *s;
 
+	if (!p->nslots)	/* no relocations: no array to search */
+		return NULL;
+	s = bsearch(&key, p->slot, p->nslots, sizeof(*p->slot), by_got);
 	return s ? s->name : NULL;
 }
 
@@ -215,7 +217,7 @@ static bool read_plt(struct px_plt *p, Elf *elf, uint64_t bias)
 		if (sh && (sh->sh_flags & SHF_EXECINSTR) && is_plt_section(name))
 			ok = read_section(p, scn, sh, name, x86_64, bias);
 	}
-	if (ok)
+	if (ok && p->n)	/* no stubs: no array to sort */
 		qsort(p->stub, p->n, sizeof(*p->stub), by_start);
 	return ok;
 }

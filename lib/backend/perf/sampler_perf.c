@@ -867,18 +867,19 @@ struct ring_ctx {
 
 static int decode(void *arg, uint64_t pos, const unsigned char *p, size_t size)
 {
-	const struct perf_event_header *h = (const void *)p;
+	struct perf_event_header h;	/* copied: p need not be aligned */
 	struct px_sampler *s = ((struct ring_ctx *)arg)->s;
 	const struct ring *r = ((struct ring_ctx *)arg)->r;
 
-	switch (h->type) {
+	memcpy(&h, p, sizeof(h));
+	switch (h.type) {
 	case PERF_RECORD_SAMPLE:
 		return decode_sample(s, r, pos, p, size);
 	case PERF_RECORD_LOST:
-		if (size >= sizeof(*h) + 16) {
+		if (size >= sizeof(h) + 16) {
 			uint64_t lost;
 
-			memcpy(&lost, p + sizeof(*h) + 8, 8);
+			memcpy(&lost, p + sizeof(h) + 8, 8);
 			/* the samples' ring has nothing else to lose */
 			s->st.lost += lost;
 			s->st.overflows += lost;

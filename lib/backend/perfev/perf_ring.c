@@ -58,7 +58,9 @@ int px_ring_drain(struct px_ring *b, unsigned char *scratch, px_ring_fn fn, void
 			memcpy(&h, b->data + off, first);
 			memcpy((unsigned char *)&h + first, b->data, sizeof(h) - first);
 		}
-		if (h.size < sizeof(h) || h.size > head - tail)
+		/* the kernel writes whole records of a multiple of 8 bytes:
+		 * anything else is no record (and would misalign the next) */
+		if (h.size < sizeof(h) || h.size % 8 || h.size > head - tail)
 			break;
 		if (first >= h.size) {
 			p = b->data + off;

@@ -147,16 +147,17 @@ static int decode_task(struct px_records *r, const struct perf_event_header *h,
 
 static int decode(void *arg, uint64_t pos, const unsigned char *p, size_t size)
 {
-	const struct perf_event_header *h = (const void *)p;
+	struct perf_event_header h;	/* copied: p need not be aligned */
 	struct px_records *r = arg;
 
 	(void)pos;
-	switch (h->type) {
+	memcpy(&h, p, sizeof(h));
+	switch (h.type) {
 	case PERF_RECORD_LOST:
-		if (size >= sizeof(*h) + 16) {
+		if (size >= sizeof(h) + 16) {
 			uint64_t lost;
 
-			memcpy(&lost, p + sizeof(*h) + 8, 8);
+			memcpy(&lost, p + sizeof(h) + 8, 8);
 			r->lost += lost;
 		}
 		return 0;
@@ -165,7 +166,7 @@ static int decode(void *arg, uint64_t pos, const unsigned char *p, size_t size)
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
-		return decode_task(r, h, p, size);
+		return decode_task(r, &h, p, size);
 	}
 	return 0;
 }
