@@ -201,3 +201,14 @@ fi
 # Waiting for events instead of durations: tests/lib/procs.bash, shared
 # with the module suite.
 source "$BATS_TEST_DIRNAME/../lib/procs.bash"
+
+# The call-graph exports' tests (pfmon_pprof.bats, pfmon_exports.bats):
+# pfmon, the call-graph and symbols workloads, a temporary folder T, and
+# SMPL, CPU time sampled every 0.5 ms.
+export_setup() {
+	PFMON=$ROOT/build/bin/pfmon
+	CG=$ROOT/build/tests/workloads/callgraph
+	SYM=$ROOT/tests/workloads/symbols
+	T=$(mktemp -d)
+	SMPL=(-e cpu-clock --long-smpl-periods=500000)
+}

@@ -11,12 +11,7 @@ bats_require_minimum_version 1.5.0
 
 setup() {
 	load helpers
-	PFMON=$ROOT/build/bin/pfmon
-	CG=$ROOT/build/tests/workloads/callgraph
-	SYM=$ROOT/tests/workloads/symbols
-	T=$(mktemp -d)
-	# CPU time sampled every 0.5 ms
-	SMPL=(-e cpu-clock --long-smpl-periods=500000)
+	export_setup
 	# scripts/install-deps.sh installs them: a machine without them
 	# fails here, it does not skip
 	NPM=$ROOT/tests/npm/node_modules

@@ -10,17 +10,12 @@ bats_require_minimum_version 1.5.0
 
 setup() {
 	load helpers
-	PFMON=$ROOT/build/bin/pfmon
-	CG=$ROOT/build/tests/workloads/callgraph
-	SYM=$ROOT/tests/workloads/symbols
-	T=$(mktemp -d)
+	export_setup
 	# scripts/install-deps.sh installs golang-go: a machine without it
 	# fails here, it does not skip
 	command -v go >/dev/null || fail "go is missing: run scripts/install-deps.sh (it installs golang-go)"
 	# go's caches in the test's own directory; a local file needs no network
 	export HOME=$T GOCACHE=$T/gocache GOPATH=$T/gopath
-	# CPU time sampled every 0.5 ms
-	SMPL=(-e cpu-clock --long-smpl-periods=500000)
 }
 
 teardown() {
