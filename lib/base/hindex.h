@@ -42,4 +42,15 @@ static inline size_t px_hindex_next(const struct px_hindex *ix, size_t j)
 
 void px_hindex_free(struct px_hindex *ix);
 
+/* FNV-1a of n bytes: the hash of a byte key, for the index above. */
+static inline uint64_t px_hash_bytes(const void *s, size_t n)
+{
+	const unsigned char *b = s;
+	uint64_t h = 1469598103934665603ULL;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ULL;
+	return h;
+}
+
 #endif

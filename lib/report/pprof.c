@@ -220,16 +220,6 @@ static void label(struct px_pprof *p, size_t k, uint64_t num)
 	px_pb_bytes(&p->key, 3, p->label.p, p->label.n);	/* Sample.label */
 }
 
-static uint64_t key_hash(const void *s, size_t n)
-{
-	const unsigned char *b = s;
-	uint64_t h = 1469598103934665603ULL;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 1099511628211ULL;
-	return h;
-}
-
 static uint64_t sample_hash_of(const void *arg, size_t i)
 {
 	return ((const struct px_pprof *)arg)->samples[i].hash;
@@ -239,7 +229,7 @@ static uint64_t sample_hash_of(const void *arg, size_t i)
  * new sample's, zeroed. */
 static uint64_t *sample_values(struct px_pprof *p)
 {
-	uint64_t h = key_hash(p->key.p, p->key.n);
+	uint64_t h = px_hash_bytes(p->key.p, p->key.n);
 	struct pp_sample *e;
 	size_t j;
 

@@ -8,16 +8,6 @@
 #include <errno.h>
 #include <string.h>
 
-static uint64_t fnv(const void *s, size_t n)
-{
-	const unsigned char *b = s;
-	uint64_t h = 1469598103934665603ULL;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 1099511628211ULL;
-	return h;
-}
-
 /* A 64-bit mix (murmur3's finaliser), for the integer keys. */
 static uint64_t mix(uint64_t x)
 {
@@ -36,7 +26,7 @@ static uint64_t string_hash_of(const void *arg, size_t i)
 int64_t pp_string(struct px_pprof *p, const char *s)
 {
 	size_t len = strlen(s), j;
-	uint64_t h = fnv(s, len);
+	uint64_t h = px_hash_bytes(s, len);
 	struct pp_string *e;
 
 	if (px_hindex_reserve(&p->string_ix, p->nstrings, string_hash_of, p))
