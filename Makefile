@@ -78,7 +78,7 @@ PUBLIC_HDRS = lib/base/cpulist.h lib/base/error.h lib/base/outfile.h \
 	lib/base/scale.h lib/base/stats.h lib/event/events.h \
 	lib/backend/backend.h lib/session/monitor.h lib/session/target.h \
 	lib/backend/sampler.h lib/session/smpl_session.h lib/session/smpl_spec.h lib/symbols/procs.h \
-	lib/profile/smpl_resolve.h lib/base/maps.h lib/base/procfs.h \
+	lib/profile/smpl_resolve.h lib/profile/chains.h lib/base/maps.h lib/base/procfs.h \
 	lib/symbols/symbols.h lib/profile/profile.h lib/report/emit.h \
 	lib/report/report.h lib/report/mon_report.h lib/report/smpl_report.h \
 	lib/report/listing.h lib/profile/callgraph.h lib/base/bigbuf.h \

@@ -537,8 +537,11 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 					"files inflated (%.1f MB), in %.3f ms\n",
 					res.ahead_kernel ? "the kernel's symbols, " : "",
 					res.ahead_files, res.ahead_bytes / 1e6, res.ahead_ns / 1e6);
-			fprintf(stderr, "pfmon: resolved %zu samples in %.3f ms\n", ss.nrecs,
+			fprintf(stderr, "pfmon: resolved %zu samples in %.3f ms", ss.nrecs,
 				res.resolve_ns / 1e6);
+			if (mo.pprof || mo.perf_script || mo.speedscope)
+				fprintf(stderr, ", of which exports %.3f ms", res.export_ns / 1e6);
+			fputc('\n', stderr);
 		}
 	}
 	ret = finish_run(ret, ss.exec_errno, ss.run.exit_code, out);

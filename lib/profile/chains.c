@@ -25,6 +25,8 @@ struct px_chains {
 	size_t nids, idcap;
 	uint32_t *stack;	/* the chain being counted */
 	size_t stack_cap;
+	struct px_chain_place *places;	/* its addresses */
+	size_t nplaces, places_cap;
 	ssize_t truncated;	/* the "[truncated]" frame, -1 until needed */
 };
 
@@ -45,6 +47,7 @@ void px_chains_free(struct px_chains *c)
 	free(c->slot);
 	free(c->ids);
 	free(c->stack);
+	free(c->places);
 	free(c);
 }
 
@@ -156,6 +159,15 @@ static int push_frame(struct px_chains *c, size_t *len, ssize_t id)
 	return 0;
 }
 
+static int push_place(struct px_chains *c, uint64_t ip, const struct px_location *loc,
+		      size_t nframes)
+{
+	if (px_grow((void **)&c->places, &c->places_cap, c->nplaces, 1, sizeof(*c->places), 64))
+		return -ENOMEM;
+	c->places[c->nplaces++] = (struct px_chain_place){ ip, loc, nframes };
+	return 0;
+}
+
 /* A user frame that cannot be code of the process: an address in the
  * kernel's half, or a sampled address of 0 (a call through a null
  * pointer), read off a stack whose frame pointers lead nowhere.  It is
@@ -164,6 +176,8 @@ static int push_bad_user_frame(struct px_chains *c, uint64_t ip, size_t *len)
 {
 	char name[64];
 
+	if (push_place(c, ip, NULL, 1))
+		return -ENOMEM;
 	snprintf(name, sizeof(name), "?? ([unknown]+0x%" PRIx64 ")", ip);
 	return push_frame(c, len, px_cg_frame(c->cg, name, "[unknown]"));
 }
@@ -192,6 +206,8 @@ static int add_part(struct px_chains *c, struct px_symbols *res, const struct px
 		ret = px_symbols_resolve(res, i ? ips[i] - 1 : ips[i], &loc);
 		if (ret || (ret = place_frames(c, loc, maps, &pl)))
 			return ret;
+		if (push_place(c, ips[i], loc, pl->n))
+			return -ENOMEM;
 		if (px_grow((void **)&c->stack, &c->stack_cap, *len, pl->n,
 			    sizeof(*c->stack), 256))
 			return -ENOMEM;
@@ -214,11 +230,12 @@ static void reverse(uint32_t *v, size_t n)
 
 int px_chains_add(struct px_chains *c, struct px_symbols *res, const struct px_maps *maps,
 		  size_t ev, const char *root, const struct px_chain *ch,
-		  const uint32_t **frames, size_t *n, uint64_t *unknown)
+		  struct px_chain_stack *out, uint64_t *unknown)
 {
 	size_t len = 0;
 	int ret;
 
+	c->nplaces = 0;
 	/* built innermost first, then turned around */
 	if ((ret = add_part(c, res, maps, ch->kernel, ch->nkernel, false, &len, unknown)) ||
 	    (ret = add_part(c, res, maps, ch->user, ch->nuser, true, &len, unknown)))
@@ -234,7 +251,6 @@ int px_chains_add(struct px_chains *c, struct px_symbols *res, const struct px_m
 	if (!len && (ret = push_frame(c, &len, px_cg_frame(c->cg, "[no chain]", ""))))
 		return ret;
 	reverse(c->stack, len);
-	*frames = c->stack;
-	*n = len;
+	*out = (struct px_chain_stack){ c->stack, len, c->places, c->nplaces };
 	return px_cg_add(c->cg, ev, c->stack, len, 1);
 }

@@ -6,7 +6,8 @@
  * the user part ended at a return address of 0, a chain cut short ended
  * by "[truncated]",
  * and the stack counted in the session's call graph (lib/profile/
- * callgraph.h), outermost frame first.  Internal to the library. */
+ * callgraph.h), outermost frame first.  The resolution hands its
+ * stacks (px_chain_stack) on to the front ends. */
 #ifndef PX_CHAINS_H
 #define PX_CHAINS_H
 
@@ -31,14 +32,37 @@ struct px_chain {
 	bool cut;		/* cut short: ends in "[truncated]" */
 };
 
+/* One address of a counted chain and what it gave the stack: the
+ * address as the chain has it (a caller's is its return address), its
+ * place (a return address's is its call's, one byte back; NULL for a
+ * user address that cannot be code) and the number of frames it gave
+ * (its inline levels and its function; 1 without a place). */
+struct px_chain_place {
+	uint64_t ip;
+	const struct px_location *loc;
+	size_t nframes;
+};
+
+/* A counted chain's stack: frames[0..n) outermost first, and the
+ * addresses that gave them, places[0..nplaces) innermost first (the
+ * kernel's, then the user's): place 0's frames are the stack's last,
+ * place 1's the ones before, and so on; the frames before all the
+ * places' are "[truncated]" and the root, when the stack has them. */
+struct px_chain_stack {
+	const uint32_t *frames;
+	size_t n;
+	const struct px_chain_place *places;
+	size_t nplaces;
+};
+
 /* Count one sample of event ev with chain ch, its user addresses
  * resolved with res (maps: the process's mappings, for the offsets of
  * unknown places), under the root frame `root` when not NULL (the
- * process, system-wide).  *frames (valid until the next call) gets the
- * stack, outermost first, and *n its length.  *unknown is increased by
- * the "??" frames.  0 or -ENOMEM. */
+ * process, system-wide).  *out (valid until the next call; its places'
+ * locations until res is freed) gets the stack.  *unknown is increased
+ * by the "??" frames.  0 or -ENOMEM. */
 int px_chains_add(struct px_chains *c, struct px_symbols *res, const struct px_maps *maps,
 		  size_t ev, const char *root, const struct px_chain *ch,
-		  const uint32_t **frames, size_t *n, uint64_t *unknown);
+		  struct px_chain_stack *out, uint64_t *unknown);
 
 #endif

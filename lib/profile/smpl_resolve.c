@@ -231,12 +231,12 @@ static int chain_symbols(const struct px_smpl_session *s, struct resolver *r,
 	return 0;
 }
 
-/* Count a sample's call chain in the call graph: *c gets its addresses,
- * *frames (n of them) its stack, outermost first. */
+/* Count a sample's call chain in the call graph: *out gets its
+ * addresses, *stack its stack. */
 static int count_chain(struct px_smpl_result *result, struct px_chains *chains,
 		       struct resolver *r, struct proc_res *p, size_t k, size_t ev,
 		       const struct px_smpl_rec *rec, struct px_chain *out,
-		       const uint32_t **frames, size_t *n)
+		       struct px_chain_stack *stack)
 {
 	const struct px_smpl_session *s = result->session;
 	const uint64_t *ips = s->chain_ips + rec->coff;
@@ -259,7 +259,7 @@ static int count_chain(struct px_smpl_result *result, struct px_chains *chains,
 	}
 	ret = px_chains_add(chains, res, &p->ep[ck].maps, ev,
 			    px_smpl_per_process(&s->o, &result->o) ? p->ep[k].comm : NULL,
-			    &c, frames, n, &result->unknown_frames);
+			    &c, stack, &result->unknown_frames);
 	result->frames += (uint64_t)c.nkernel + c.nuser;
 	result->cut_chains += c.cut;
 	*out = c;
@@ -353,8 +353,8 @@ int px_smpl_resolve(const struct px_smpl_session *s, const struct px_smpl_resolv
 		struct px_symbols *res;
 		struct proc_res *p = NULL;
 		struct px_chain ch = { 0 };
-		const uint32_t *frames = NULL;
-		size_t k = 0, nframes = 0;
+		struct px_chain_stack stack = { 0 };
+		size_t k = 0;
 		bool known = rec->set < o->mon.nsets && rec->pmd < o->mon.sets[rec->set].n;
 		size_t e = known ? px_smpl_event_index(o, rec->set, rec->pmd) : s->nevents;
 
@@ -376,13 +376,16 @@ int px_smpl_resolve(const struct px_smpl_session *s, const struct px_smpl_resolv
 		if ((ret = profile_sample(result, (size_t)ev_id[e], rec, p->pid, k, p->ep[k].comm, loc)))
 			goto out;
 		if (chains && (ret = count_chain(result, chains, &r, p, k, (size_t)ev_id[e], rec,
-						 &ch, &frames, &nframes)))
+						 &ch, &stack)))
 			goto out;
 		if (fn) {
 			struct px_sample x;
+			struct px_smpl_resolved sr = {
+				&x, p->ep[k].comm, ro->resolve ? loc : NULL, &ch, stack,
+			};
 
 			rec_sample(s, rec, &x);
-			if ((ret = fn(arg, result, &x, ro->resolve ? loc : NULL, &ch, frames, nframes)))
+			if ((ret = fn(arg, result, &sr)))
 				goto out;
 		}
 	}

@@ -14,7 +14,7 @@
 #include "smpl_session.h"
 #include "symbols.h"
 
-struct px_chain;		/* chains.h */
+#include "chains.h"
 
 /* How the samples are resolved. */
 struct px_smpl_resolve_opts {
@@ -38,6 +38,9 @@ struct px_smpl_result {
 	uint64_t cut_chains;		/* chains cut short ([truncated]) */
 	uint64_t resolve_ns;		/* wall time of the resolution step:
 					 * symbols, chains, profiles, files */
+	uint64_t export_ns;		/* of it: the exports' own work
+					 * (--pprof, --perf-script,
+					 * --speedscope) */
 	/* read ahead during the run on another thread (lib/symbols/
 	 * prefetch.h, by px_smpl_measure()): the kernel's table, debug
 	 * files inflated */
@@ -46,15 +49,24 @@ struct px_smpl_result {
 	uint64_t ahead_bytes, ahead_ns;
 };
 
-/* Each sample once resolved, in the order taken: the sample, its place
- * (with the resolve option, else NULL), its chain and the chain's frames
- * in the call graph (n of them, outermost first).  A non-zero return
- * ends the resolution with it. */
+/* One sample once resolved: the sample, the name of the program its
+ * process ran when it was taken, its place (with the resolve option,
+ * else NULL), and with call graphs its chain and the chain's stack in
+ * the call graph (lib/profile/chains.h: the frames, outermost first, and
+ * the place of each address that gave them; n 0 without call graphs). */
+struct px_smpl_resolved {
+	const struct px_sample *x;
+	const char *comm;
+	const struct px_location *loc;
+	const struct px_chain *chain;
+	struct px_chain_stack stack;
+};
+
+/* Each sample once resolved, in the order taken (valid for the call; the
+ * places' locations while r lives).  A non-zero return ends the
+ * resolution with it. */
 typedef int (*px_smpl_resolved_fn)(void *arg, const struct px_smpl_result *r,
-				   const struct px_sample *x,
-				   const struct px_location *loc,
-				   const struct px_chain *c,
-				   const uint32_t *frames, size_t n);
+				   const struct px_smpl_resolved *s);
 
 /* Whether the profile is per process: system-wide, when it ranks places
  * (functions or lines), each row is a place in a process. */

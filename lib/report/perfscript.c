@@ -1,44 +1,77 @@
-/* --perf-script: resolved samples as `perf script` text (perfscript.h). */
+/* --perf-script: resolved samples as `perf script` text (perfscript.h).
+ * Each sample's text is built by hand in one buffer and written at once:
+ * printf's parsing and stdio's calls, piece by piece, were most of the
+ * export's time, for a text that runs to megabytes. */
 #include "perfscript.h"
 #include "error.h"
 #include "grow.h"
-#include "smpl_comm.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct px_perfscript {
 	const struct px_smpl_session *session;
-	struct px_smpl_comm *comm;
 	FILE *f;
-	uint64_t *addrs;	/* the chain's addresses, innermost first */
-	size_t addrs_cap;
+	char *text;		/* the sample's */
+	size_t len, cap;
+	bool nomem;
 };
 
-int px_perfscript_new(struct px_perfscript **out, const struct px_smpl_session *s, FILE *f)
+static void put(struct px_perfscript *p, const char *s, size_t n)
 {
-	struct px_perfscript *p = calloc(1, sizeof(*p));
-	int ret;
-
-	*out = p;
-	if (!p)
-		return px_fail(ENOMEM, "out of memory");
-	p->session = s;
-	p->f = f;
-	if ((ret = px_smpl_comm_new(&p->comm, s)))
-		return ret;
-	return 0;
+	if (px_grow((void **)&p->text, &p->cap, p->len, n, 1, 4096)) {
+		p->nomem = true;
+		return;
+	}
+	memcpy(p->text + p->len, s, n);
+	p->len += n;
 }
 
-void px_perfscript_free(struct px_perfscript *p)
+static void put_str(struct px_perfscript *p, const char *s)
 {
-	if (!p)
-		return;
-	px_smpl_comm_free(p->comm);
-	free(p->addrs);
-	free(p);
+	put(p, s, strlen(s));
+}
+
+/* Digits at the end of buf[64], padded to `width` columns with `pad` on
+ * the left, or with blanks on the right when left-aligned (printf's
+ * "%5u", "%03u", "%-5u", "%16lx"). */
+static void put_digits(struct px_perfscript *p, char *buf, char *s, size_t width, char pad,
+		       bool left)
+{
+	size_t n = (size_t)(buf + 64 - s);
+
+	while (!left && n < width) {
+		*--s = pad;
+		n++;
+	}
+	put(p, s, n);
+	for (; left && n < width; n++)
+		put(p, " ", 1);
+}
+
+/* (the bases are constants: a division by a variable costs more than
+ * the rest of the line) */
+static void put_dec(struct px_perfscript *p, uint64_t v, size_t width, char pad, bool left)
+{
+	char buf[64], *s = buf + sizeof(buf);
+
+	do {
+		*--s = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	put_digits(p, buf, s, width, pad, left);
+}
+
+static void put_hex(struct px_perfscript *p, uint64_t v, size_t width)
+{
+	char buf[64], *s = buf + sizeof(buf);
+
+	do {
+		*--s = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	put_digits(p, buf, s, width, ' ', false);
 }
 
 /* perf's names for what has no file: the importers match "(\S*)" */
@@ -49,118 +82,132 @@ static const char *module_name(const char *module)
 	return strcmp(module, "[kernel]") ? module : "[kernel.kallsyms]";
 }
 
+/* perf's "%s %5d/%-5d [%03d] %5lu.%06lu: %10lu %s:" */
 static void header(struct px_perfscript *p, const struct px_sample *x, const char *comm)
 {
 	const struct px_smpl_session_opts *o = &p->session->o;
 	bool known = x->set < o->mon.nsets && x->ovfl_pmd < o->mon.sets[x->set].n;
-	const char *event = known ? o->mon.sets[x->set].events[x->ovfl_pmd].name : "?";
 
+	put_str(p, comm);
+	put(p, " ", 1);
+	put_dec(p, x->pid, 5, ' ', false);
+	put(p, "/", 1);
+	put_dec(p, x->tid, 5, ' ', true);
+	put(p, " [", 2);
+	put_dec(p, x->cpu, 3, '0', false);
+	put(p, "] ", 2);
+	put_dec(p, x->tstamp / 1000000000, 5, ' ', false);
+	put(p, ".", 1);
+	put_dec(p, x->tstamp % 1000000000 / 1000, 6, '0', false);
+	put(p, ": ", 2);
 	/* perfmon's reset value is 2^64 - period (sampler_perf.h) */
-	fprintf(p->f, "%s %5u/%-5u [%03u] %5" PRIu64 ".%06" PRIu64 ": %10" PRIu64 " %s",
-		comm, x->pid, x->tid, x->cpu, x->tstamp / 1000000000,
-		x->tstamp % 1000000000 / 1000, -x->last_reset_val, event);
-	if (o->mon.nsets > 1)
-		fprintf(p->f, "/set%u", x->set);
-	fputs(":\n", p->f);
+	put_dec(p, -x->last_reset_val, 10, ' ', false);
+	put(p, " ", 1);
+	put_str(p, known ? o->mon.sets[x->set].events[x->ovfl_pmd].name : "?");
+	if (o->mon.nsets > 1) {
+		put(p, "/set", 4);
+		put_dec(p, x->set, 0, ' ', false);
+	}
+	put(p, ":\n", 2);
 }
 
-static void frame_line(FILE *f, uint64_t addr, const char *name, bool offset, uint64_t off,
-		       const char *module)
+/* perf's "\t%16lx %s+0x%lx (%s)\n" */
+static void frame_line(struct px_perfscript *p, uint64_t addr, const char *name, bool offset,
+		       uint64_t off, const char *module)
 {
-	fprintf(f, "\t%16" PRIx64 " %s", addr, name);
-	if (offset)
-		fprintf(f, "+0x%" PRIx64, off);
-	fprintf(f, " (%s)\n", module_name(module));
+	put(p, "\t", 1);
+	put_hex(p, addr, 16);
+	put(p, " ", 1);
+	put_str(p, name);
+	if (offset) {
+		put(p, "+0x", 3);
+		put_hex(p, off, 0);
+	}
+	put(p, " (", 2);
+	put_str(p, module_name(module));
+	put(p, ")\n", 2);
 }
 
-/* The chain's user addresses as the call graph took them, innermost
- * first: the part ends at a return address of 0 (lib/profile/chains.h).
- * Their number in *na.  0 or -ENOMEM. */
-static int user_addrs(struct px_perfscript *p, const struct px_chain *c, size_t *na)
+/* The stack's frames but its first `root` (the root frame, left out),
+ * innermost first, each with the address that gave it. */
+static void chain_lines(struct px_perfscript *p, const struct px_smpl_result *r,
+			const struct px_chain_stack *st, size_t root)
 {
-	size_t n = 0;
+	size_t left = st->n;	/* the frames not yet written, outermost */
 
-	if (px_grow((void **)&p->addrs, &p->addrs_cap, 0, c->nuser + 1, sizeof(*p->addrs), 256))
-		return -ENOMEM;
-	for (size_t i = 0; i < c->nuser && (!i || c->user[i]); i++)
-		p->addrs[n++] = c->user[i];
-	*na = n;
-	return 0;
-}
+	for (size_t i = 0; i < st->nplaces; i++) {
+		const struct px_chain_place *pl = &st->places[i];
+		const struct px_location *loc = pl->loc;
 
-/* The address of frame i of a part of the chain (the kernel's or the
- * user's: fc frames from na addresses, innermost first), whose first
- * `leaf` frames are the sampled place's.  Each address gave one frame a
- * level of its inline chain, which the resolution does not hand on: the
- * pairing is sure when no address but the sampled one gave more than
- * one, and 0 otherwise. */
-static uint64_t frame_addr(size_t i, size_t fc, const uint64_t *addrs, size_t na, size_t leaf)
-{
-	if (i < leaf)
-		return addrs[0];
-	if (fc == na)
-		return addrs[i];
-	if (leaf && fc - leaf == na - 1)
-		return addrs[i - leaf + 1];
-	return 0;
-}
+		for (size_t j = 0; j < pl->nframes; j++) {
+			uint32_t fr = st->frames[--left];
+			/* the function's frame: the place's last */
+			bool offset = loc && j + 1 == pl->nframes && strcmp(loc->func, "??");
 
-/* The call graph's frames of a stack (frames[0..m), outermost first, the
- * root taken off), innermost first. */
-static int chain_lines(struct px_perfscript *p, const struct px_smpl_result *r,
-		       const struct px_sample *x, const struct px_location *loc,
-		       const struct px_chain *c, const uint32_t *frames, size_t m)
-{
-	size_t mc = m - (c->cut && m);	/* without "[truncated]", outermost */
-	size_t nkf = 0, nu, leaf, levels = loc->n_inline + 1;
-	const uint64_t *first = c->nkernel ? c->kernel : c->user;
-	int ret;
+			frame_line(p, pl->ip, px_cg_frame_name(r->cg, fr), offset,
+				   offset ? pl->ip - (loc->ip - loc->offset) : 0,
+				   px_cg_frame_module(r->cg, fr));
+		}
+	}
+	while (left > root) {
+		uint32_t fr = st->frames[--left];
 
-	if ((ret = user_addrs(p, c, &nu)))
-		return ret;
-	/* the kernel's frames first: kernel places have no inline levels,
-	 * but they are told apart by their module all the same */
-	while (nkf < mc && !strcmp(px_cg_frame_module(r->cg, frames[m - 1 - nkf]), "[kernel]"))
-		nkf++;
-	/* the sampled place's frames, when the chain starts at it: its
-	 * inline levels, then its function */
-	leaf = (c->nkernel || c->nuser) && first[0] == x->ip &&
-	       (c->nkernel ? nkf : mc) >= levels ? levels : 0;
-	for (size_t i = 0; i < m; i++) {
-		uint32_t fr = frames[m - 1 - i];
-		uint64_t addr = 0;
-
-		if (i < nkf)
-			addr = frame_addr(i, nkf, c->kernel, c->nkernel, c->nkernel ? leaf : 0);
-		else if (i < mc)
-			addr = frame_addr(i - nkf, mc - nkf, p->addrs, nu, c->nkernel ? 0 : leaf);
-		frame_line(p->f, addr, px_cg_frame_name(r->cg, fr),
-			   i + 1 == leaf && strcmp(loc->func, "??"), loc->offset,
+		frame_line(p, 0, px_cg_frame_name(r->cg, fr), false, 0,
 			   px_cg_frame_module(r->cg, fr));
 	}
+}
+
+static int export_open(void **state, const struct px_smpl_session *s, FILE *f)
+{
+	struct px_perfscript *p = calloc(1, sizeof(*p));
+
+	*state = p;
+	if (!p)
+		return px_fail(ENOMEM, "out of memory");
+	p->session = s;
+	p->f = f;
 	return 0;
 }
 
-int px_perfscript_add(struct px_perfscript *p, const struct px_smpl_result *r,
-		      const struct px_sample *x, const struct px_location *loc,
-		      const struct px_chain *c, const uint32_t *frames, size_t n)
+static int export_add(void *state, const struct px_smpl_result *r,
+		      const struct px_smpl_resolved *sr)
 {
-	const char *comm;
-	int ret;
+	struct px_perfscript *p = state;
+	const struct px_location *loc = sr->loc;
 
-	if ((ret = px_smpl_comm_get(p->comm, x->pid, x->tstamp, &comm)))
-		return ret;
-	header(p, x, comm);
+	p->len = 0;
+	header(p, sr->x, sr->comm);
 	if (r->cg) {
 		/* the root, system-wide: the process, which the header names */
-		size_t skip = n && px_smpl_per_process(&r->session->o, &r->o);
-
-		if ((ret = chain_lines(p, r, x, loc, c, frames + skip, n - skip)))
-			return px_fail(-ret, "out of memory");
+		chain_lines(p, r, &sr->stack,
+			    sr->stack.n && px_smpl_per_process(&r->session->o, &r->o));
 	} else {
-		frame_line(p->f, loc->ip, strcmp(loc->func, "??") ? loc->func : "[unknown]",
+		frame_line(p, loc->ip, strcmp(loc->func, "??") ? loc->func : "[unknown]",
 			   strcmp(loc->func, "??"), loc->offset, loc->module);
 	}
-	fputc('\n', p->f);
+	put(p, "\n", 1);
+	if (p->nomem)
+		return px_fail(ENOMEM, "out of memory");
+	fwrite_unlocked(p->text, 1, p->len, p->f);
 	return 0;
 }
+
+static int export_write(void *state, FILE *f)
+{
+	(void)state;	/* written as the samples came */
+	(void)f;
+	return 0;
+}
+
+static void export_free(void *state)
+{
+	struct px_perfscript *p = state;
+
+	if (p)
+		free(p->text);
+	free(p);
+}
+
+const struct px_smpl_export px_export_perfscript = {
+	export_open, export_add, export_write, export_free,
+};

@@ -19,34 +19,18 @@
  * profile and the folded stacks name it, an inlined function its own
  * frame; "[truncated]" last for a chain cut short; the process's name,
  * the root of the system-wide call graph, left out (the header has it).
- * The resolution hands on each frame's name and module, not its place,
- * so: the sampled place's frames have its address and its function's
- * offset; a caller's frame has its chain address when the chain's
- * addresses and frames pair one to one (no inlined caller), else 0, and
- * no offset.  Without --call-graph, the sampled place alone.  MODULE is
+ * Each frame has the chain address that gave it (a caller's: its return
+ * address, as perf prints it), the function's frame of each address its
+ * offset in the function (the inlined functions' frames none, as perf
+ * prints them); "[truncated]" has address 0.  Without --call-graph, the
+ * sampled place alone.  MODULE is
  * the mapped file's path, "[kernel.kallsyms]" for the kernel as perf
  * names it, "[unknown]" for none. */
 #ifndef PX_PERFSCRIPT_H
 #define PX_PERFSCRIPT_H
 
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
+#include "smpl_export.h"
 
-#include "chains.h"
-#include "smpl_resolve.h"
-
-struct px_perfscript;
-
-/* A writer of session s's samples to f.  0 or -ENOMEM. */
-int px_perfscript_new(struct px_perfscript **out, const struct px_smpl_session *s, FILE *f);
-void px_perfscript_free(struct px_perfscript *p);
-
-/* One resolved sample as the resolution hands it (px_smpl_resolved_fn,
- * with px_smpl_resolve_opts.resolve: loc is never NULL).  0, or -errno
- * with px_last_error(). */
-int px_perfscript_add(struct px_perfscript *p, const struct px_smpl_result *r,
-		      const struct px_sample *x, const struct px_location *loc,
-		      const struct px_chain *c, const uint32_t *frames, size_t n);
+/* px_export_perfscript (smpl_export.h) writes each sample as it comes. */
 
 #endif

@@ -47,7 +47,7 @@ static int value_types(struct px_pprof *p)
 	return 0;
 }
 
-int px_pprof_new(struct px_pprof **out, const struct px_smpl_session *s)
+static int pprof_new(struct px_pprof **out, const struct px_smpl_session *s)
 {
 	static const char *const keys[] = { "pid", "tid", "cpu", "set" };
 	struct px_pprof *p = calloc(1, sizeof(*p));
@@ -72,7 +72,7 @@ int px_pprof_new(struct px_pprof **out, const struct px_smpl_session *s)
 	return 0;
 }
 
-void px_pprof_free(struct px_pprof *p)
+static void pprof_free(struct px_pprof *p)
 {
 	if (!p)
 		return;
@@ -108,21 +108,23 @@ void px_pprof_free(struct px_pprof *p)
 		out = (uint32_t)id_;                       \
 	} while (0)
 
-/* The leaf: the sampled place, with one line per inline level, innermost
- * first.  Level j's function is names[j] (the call graph's frames, whose
- * unknown places read "?? (MODULE+0xOFFSET)", or the place's own names
- * without call graphs); its line is where the place is in it: the
- * sampled line in the innermost, the call site of the level inside it in
- * each function around it (px_inline_frame: the call in the next
- * function out). */
-static int leaf_location(struct px_pprof *p, const struct px_location *loc,
-			 const char *const *names, uint32_t *out)
+/* A place's Location: its address, its mapping, one Line per inline
+ * level, innermost first.  Level j's function is names[j] (the call
+ * graph's frames, whose unknown places read "?? (MODULE+0xOFFSET)", or
+ * the place's own names without call graphs); its line is where the
+ * place is in it: the place's line in the innermost, the call site of
+ * the level inside it in each function around it (px_inline_frame: the
+ * call in the next function out). */
+static int place_location(struct px_pprof *p, const struct px_location *loc,
+			  const char *const *names, uint32_t *out)
 {
 	size_t n = loc->n_inline + 1;
 	uint32_t module, name, file;
 	struct pp_line *lines;
 	int64_t id, fn, map;
 
+	if ((*out = pp_location_find(p, loc->serial)))
+		return 0;
 	STR(p, loc->module, module);
 	if ((map = pp_mapping_of(p, module, loc->ip)) < 0 ||
 	    (id = pp_location_new(p, loc->serial, n, &lines)) < 0)
@@ -143,7 +145,7 @@ static int leaf_location(struct px_pprof *p, const struct px_location *loc,
 	return 0;
 }
 
-/* A caller's frame of the call graph: its function alone. */
+/* A frame of the call graph that no place gave: its name alone. */
 static int frame_location(struct px_pprof *p, const struct px_cg *cg, uint32_t frame,
 			  uint32_t *out)
 {
@@ -164,50 +166,57 @@ static int frame_location(struct px_pprof *p, const struct px_cg *cg, uint32_t f
 	return 0;
 }
 
-/* How many of the stack's last frames are the sampled place's: all its
- * inline levels when the chain starts at the sampled address (the
- * kernel's chains and the unwinder's do), else none (the chain leaves it
- * out, and so does the call graph). */
-static size_t leaf_frames(const struct px_sample *x, const struct px_location *loc,
-			  const struct px_chain *c, size_t n)
+/* The sampled place alone (no call graph), named by itself. */
+static int sampled_location(struct px_pprof *p, const struct px_location *loc, uint32_t *out)
 {
-	uint64_t first = c->nkernel ? c->kernel[0] : c->nuser ? c->user[0] : x->ip + 1;
+	size_t levels = loc->n_inline + 1;
 
-	return first == x->ip && n >= loc->n_inline + 1 ? loc->n_inline + 1 : 0;
+	if (px_grow((void **)&p->names, &p->names_cap, 0, levels, sizeof(*p->names), 16))
+		return -ENOMEM;
+	for (size_t j = 0; j < levels; j++)
+		p->names[j] = j < loc->n_inline ? loc->inlines[j].func : loc->func;
+	return place_location(p, loc, p->names, out);
 }
 
-/* The sample's locations, leaf first, into p->ids (*nids of them). */
+/* The sample's locations, leaf first, into p->ids (*nids of them): each
+ * place of its chain, named by the frames it gave (innermost first, the
+ * stack's last), then the frames no place gave. */
 static int sample_locations(struct px_pprof *p, const struct px_smpl_result *r,
-			    const struct px_sample *x, const struct px_location *loc,
-			    const struct px_chain *c, const uint32_t *frames, size_t n,
-			    size_t *nids)
+			    const struct px_smpl_resolved *sr, size_t *nids)
 {
-	size_t leaf = n ? leaf_frames(x, loc, c, n) : 1;
-	uint32_t id;
-	int ret;
+	const struct px_chain_stack *st = &sr->stack;
+	size_t left = st->n;	/* the frames not yet placed, outermost */
+	uint32_t id = 0;
+	int ret = 0;
 
-	if (px_grow((void **)&p->ids, &p->ids_cap, 0, n + 1, sizeof(*p->ids), 256))
+	if (px_grow((void **)&p->ids, &p->ids_cap, 0, st->n + 1, sizeof(*p->ids), 256))
 		return -ENOMEM;
 	*nids = 0;
-	if (leaf && !(id = pp_location_find(p, loc->serial))) {
-		size_t levels = loc->n_inline + 1;
+	if (!st->n) {
+		ret = sampled_location(p, sr->loc, &id);
+		p->ids[(*nids)++] = id;
+		return ret;
+	}
+	for (size_t i = 0; i < st->nplaces && !ret; i++) {
+		const struct px_chain_place *pl = &st->places[i];
 
-		if (px_grow((void **)&p->names, &p->names_cap, 0, levels, sizeof(*p->names), 16))
+		if (!pl->loc) {
+			ret = frame_location(p, r->cg, st->frames[--left], &id);
+		} else if (px_grow((void **)&p->names, &p->names_cap, 0, pl->nframes,
+				   sizeof(*p->names), 16)) {
 			return -ENOMEM;
-		for (size_t j = 0; j < levels; j++)
-			p->names[j] = n ? px_cg_frame_name(r->cg, frames[n - 1 - j]) :
-				      j < loc->n_inline ? loc->inlines[j].func : loc->func;
-		if ((ret = leaf_location(p, loc, p->names, &id)))
-			return ret;
-	}
-	if (leaf)
-		p->ids[(*nids)++] = id;
-	for (size_t i = n - (n ? leaf : 0); i-- > 0;) {
-		if ((ret = frame_location(p, r->cg, frames[i], &id)))
-			return ret;
+		} else {
+			for (size_t j = 0; j < pl->nframes; j++)
+				p->names[j] = px_cg_frame_name(r->cg, st->frames[--left]);
+			ret = place_location(p, pl->loc, p->names, &id);
+		}
 		p->ids[(*nids)++] = id;
 	}
-	return 0;
+	while (left > 0 && !ret) {
+		ret = frame_location(p, r->cg, st->frames[--left], &id);
+		p->ids[(*nids)++] = id;
+	}
+	return ret;
 }
 
 /* A numeric label into the sample's key. */
@@ -256,18 +265,18 @@ static uint64_t *sample_values(struct px_pprof *p)
 		      p->ncolumns * sizeof(*p->values));
 }
 
-int px_pprof_add(struct px_pprof *p, const struct px_smpl_result *r,
-		 const struct px_sample *x, const struct px_location *loc,
-		 const struct px_chain *c, const uint32_t *frames, size_t n)
+static int pprof_add(struct px_pprof *p, const struct px_smpl_result *r,
+		     const struct px_smpl_resolved *sr)
 {
 	const struct px_smpl_session_opts *o = &p->session->o;
+	const struct px_sample *x = sr->x;
 	bool known = x->set < o->mon.nsets && x->ovfl_pmd < o->mon.sets[x->set].n;
 	size_t col = known ? p->column[px_smpl_event_index(o, x->set, x->ovfl_pmd)] : 0;
 	uint64_t *v;
 	size_t nids;
 	int ret;
 
-	if ((ret = sample_locations(p, r, x, loc, c, frames, n, &nids)))
+	if ((ret = sample_locations(p, r, sr, &nids)))
 		return ret == -ENOMEM ? px_fail(ENOMEM, "out of memory") : ret;
 	px_pb_reset(&p->key);
 	px_pb_packed(&p->key, 1, p->ids, nids);		/* Sample.location_id */
@@ -284,3 +293,29 @@ int px_pprof_add(struct px_pprof *p, const struct px_smpl_result *r,
 		v[col] += -x->last_reset_val;
 	return 0;
 }
+
+static int export_open(void **state, const struct px_smpl_session *s, FILE *f)
+{
+	(void)f;	/* written whole at the end */
+	return pprof_new((struct px_pprof **)state, s);
+}
+
+static int export_add(void *state, const struct px_smpl_result *r,
+		      const struct px_smpl_resolved *s)
+{
+	return pprof_add(state, r, s);
+}
+
+static int export_write(void *state, FILE *f)
+{
+	return px_pprof_write(state, f);
+}
+
+static void export_free(void *state)
+{
+	pprof_free(state);
+}
+
+const struct px_smpl_export px_export_pprof = {
+	export_open, export_add, export_write, export_free,
+};

@@ -11,12 +11,15 @@
  *    period's worth of that event.  pprof has one set of value types per
  *    profile: so several events and sets make one profile, each sample
  *    counted under its event (`-sample_index=EVENT` picks one);
- *  - each sample's stack, leaf first: the sampled place as one Location
- *    (its address, its mapping, one Line per inline level, innermost
- *    first, with the line of each), then the call graph's frames
- *    (--call-graph) outward, each a Location of its function alone: the
- *    resolution gives the frames' names but not their places (see
- *    px_pprof_add);
+ *  - each sample's stack, leaf first: each address of its chain
+ *    (--call-graph; else the sampled address alone) one Location, with
+ *    its address (a caller's: its call's, the return address less one,
+ *    whose lines it has), its mapping, and one Line per inline level,
+ *    innermost first, with the line of each: the sampled line in the
+ *    innermost, in each function around it the call of the next one in;
+ *    the frames no address gave ("[truncated]", the process at the root
+ *    system-wide) and user addresses that cannot be code, a Location of
+ *    their name alone;
  *  - numeric labels pid, tid, cpu and set on every sample;
  *  - Mappings with their file, range, offset and build-id;
  *  - samples alike in all but their values (stack and labels) merged, as
@@ -24,33 +27,9 @@
 #ifndef PX_PPROF_H
 #define PX_PPROF_H
 
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
+#include "smpl_export.h"
 
-#include "chains.h"
-#include "smpl_resolve.h"
-
-struct px_pprof;
-
-/* A profile for session s's sampling events.  0 or -ENOMEM. */
-int px_pprof_new(struct px_pprof **out, const struct px_smpl_session *s);
-void px_pprof_free(struct px_pprof *p);
-
-/* One resolved sample, as the resolution hands it (px_smpl_resolved_fn,
- * with px_smpl_resolve_opts.resolve: loc is never NULL): its place,
- * and with call graphs its chain and its stack in r's call graph
- * (frames[0..n-1], outermost first; n 0 without).  The stack's last
- * frames are the sampled place's own (its inlined functions, then the
- * function holding it): those become the leaf Location, which loc gives
- * the address and lines of; the frames of the callers become Locations
- * of their functions.  0 or -ENOMEM. */
-int px_pprof_add(struct px_pprof *p, const struct px_smpl_result *r,
-		 const struct px_sample *x, const struct px_location *loc,
-		 const struct px_chain *c, const uint32_t *frames, size_t n);
-
-/* The profile, serialised and gzipped into f.  0, or -errno with
- * px_last_error(). */
-int px_pprof_write(struct px_pprof *p, FILE *f);
+/* px_export_pprof (smpl_export.h) writes the profile, serialised and
+ * gzipped, after the last sample. */
 
 #endif

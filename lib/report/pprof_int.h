@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "hindex.h"
 #include "pbwire.h"
@@ -38,12 +39,12 @@ struct pp_line {
 	int64_t line;
 };
 
-/* A leaf place (key: its serial, symbols.h) or a caller's frame (key:
+/* A place (key: its serial, symbols.h) or a frame of no place (key:
  * PP_FRAME_KEY | its number in the call graph). */
 #define PP_FRAME_KEY (1ull << 63)
 struct pp_location {
 	uint64_t key;
-	uint64_t address;	/* 0: none (a caller's frame) */
+	uint64_t address;	/* 0: none (a frame of no place) */
 	uint32_t mapping;
 	uint32_t module;	/* a frame's module: its mapping is found by
 				 * file name when written */
@@ -112,7 +113,11 @@ uint32_t pp_location_find(struct px_pprof *p, uint64_t key);
  * *lines: its id, or -ENOMEM. */
 int64_t pp_location_new(struct px_pprof *p, uint64_t key, size_t n, struct pp_line **lines);
 
-/* The mapping of a leaf place at address ip in the file of that name
+/* The profile's file written after the last sample: pprof_write.c.  0,
+ * or -errno with px_last_error(). */
+int px_pprof_write(struct px_pprof *p, FILE *f);
+
+/* The mapping of a place at address ip in the file of that name
  * (a string): the recorded mapping that holds it, else the file's
  * derived one.  Its id, or -ENOMEM. */
 int64_t pp_mapping_of(struct px_pprof *p, uint32_t file, uint64_t ip);

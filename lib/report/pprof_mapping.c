@@ -1,4 +1,4 @@
-/* The pprof profile's mappings (pprof_int.h): a leaf place's is the
+/* The pprof profile's mappings (pprof_int.h): a place's is the
  * mapping the session recorded for its file around its address (the
  * kernel's records and the /proc reads, lib/session/smpl_session.h),
  * found once per place; a file no record holds (the kernel, a module of
@@ -95,7 +95,7 @@ static int build_id(struct px_pprof *p, size_t i)
 	return 0;
 }
 
-/* A caller's frame: the first mapping of its module's file, one made
+/* A frame of no place: the first mapping of its module's file, one made
  * for it when no place was in that file, none for the frames of no
  * module ("[truncated]", a process's name). */
 static int frame_mapping(struct px_pprof *p, struct pp_location *l)

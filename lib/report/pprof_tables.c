@@ -71,7 +71,7 @@ int64_t pp_function(struct px_pprof *p, uint32_t name, uint32_t module, uint32_t
 	     p->function_ix.slot[j]; j = px_hindex_next(&p->function_ix, j)) {
 		f = &p->functions[p->function_ix.slot[j] - 1];
 		if (f->name == name && f->module == module) {
-			/* a caller's frame does not know it: a place may */
+			/* a frame of no place does not know it: a place may */
 			if (!f->file)
 				f->file = file;
 			return (int64_t)p->function_ix.slot[j];

@@ -11,9 +11,7 @@
 #include "chains.h"
 #include "grow.h"
 #include "smpl_output.h"
-#include "perfscript.h"
-#include "pprof.h"
-#include "speedscope.h"
+#include "smpl_export.h"
 #include "prefetch.h"
 #include "smpl_resolve.h"
 
@@ -23,14 +21,40 @@
 #include <sys/mman.h>
 #include <time.h>
 
+/* An export (smpl_export.h) and its file. */
+struct export_file {
+	const struct px_smpl_export *e;
+	struct px_outfile file;
+	void *state;
+};
+
+enum { EXPORTS = 3 };
+
 /* The files a session writes besides its report, each whole or not at
  * all: opened before the run, so that one that cannot be written fails
  * before anything runs. */
 struct session_files {
 	struct px_smpl_out samples;
-	struct px_outfile folded, flame, pprof, script, speedscope;
-	bool has_samples, has_folded, has_flame, has_pprof, has_script, has_speedscope;
+	struct px_outfile folded, flame;
+	bool has_samples, has_folded, has_flame;
+	struct export_file exports[EXPORTS];
+	size_t nexports;
 };
+
+static int export_file_open(struct session_files *fl, const char *path,
+			    const struct px_smpl_export *e)
+{
+	struct export_file *x = &fl->exports[fl->nexports];
+	int ret;
+
+	if (!path)
+		return 0;
+	if ((ret = px_outfile_open(&x->file, path, false)))
+		return ret;
+	x->e = e;
+	fl->nexports++;
+	return 0;
+}
 
 static int files_open(const struct px_smpl_measure_opts *o, struct session_files *fl)
 {
@@ -43,14 +67,18 @@ static int files_open(const struct px_smpl_measure_opts *o, struct session_files
 		fl->has_folded = true;
 	if (!ret && o->flamegraph && !(ret = px_outfile_open(&fl->flame, o->flamegraph, false)))
 		fl->has_flame = true;
-	if (!ret && o->pprof && !(ret = px_outfile_open(&fl->pprof, o->pprof, false)))
-		fl->has_pprof = true;
-	if (!ret && o->perf_script && !(ret = px_outfile_open(&fl->script, o->perf_script, false)))
-		fl->has_script = true;
-	if (!ret && o->speedscope &&
-	    !(ret = px_outfile_open(&fl->speedscope, o->speedscope, false)))
-		fl->has_speedscope = true;
+	if (!ret)
+		ret = export_file_open(fl, o->pprof, &px_export_pprof);
+	if (!ret)
+		ret = export_file_open(fl, o->perf_script, &px_export_perfscript);
+	if (!ret)
+		ret = export_file_open(fl, o->speedscope, &px_export_speedscope);
 	return ret;
+}
+
+static int outfile_close(struct px_outfile *f, int ret)
+{
+	return ret ? (px_outfile_discard(f), ret) : px_outfile_commit(f);
 }
 
 /* Commit them all after a run that succeeded, else discard them all. */
@@ -59,74 +87,99 @@ static int files_close(struct session_files *fl, int ret)
 	if (fl->has_samples)
 		ret = ret ? (px_smpl_out_discard(&fl->samples), ret) : px_smpl_out_commit(&fl->samples);
 	if (fl->has_folded)
-		ret = ret ? (px_outfile_discard(&fl->folded), ret) : px_outfile_commit(&fl->folded);
+		ret = outfile_close(&fl->folded, ret);
 	if (fl->has_flame)
-		ret = ret ? (px_outfile_discard(&fl->flame), ret) : px_outfile_commit(&fl->flame);
-	if (fl->has_pprof)
-		ret = ret ? (px_outfile_discard(&fl->pprof), ret) : px_outfile_commit(&fl->pprof);
-	if (fl->has_script)
-		ret = ret ? (px_outfile_discard(&fl->script), ret) : px_outfile_commit(&fl->script);
-	if (fl->has_speedscope)
-		ret = ret ? (px_outfile_discard(&fl->speedscope), ret) :
-			    px_outfile_commit(&fl->speedscope);
+		ret = outfile_close(&fl->flame, ret);
+	for (size_t i = 0; i < fl->nexports; i++)
+		ret = outfile_close(&fl->exports[i].file, ret);
 	return ret;
 }
 
 /* The writers of each sample during the resolution: the sample file's
- * (out, NULL: none), the pprof profile, the perf script text and the
- * speedscope file (NULL: none). */
+ * (out, NULL: none) and the exports. */
 struct sample_writer {
 	struct px_smpl_out *out;
 	bool resolve;		/* --resolve-addresses: the sample file names
-				 * places (the resolution gives them to pprof
-				 * in any case) */
+				 * places (the resolution gives them to the
+				 * exports in any case) */
 	const char **names;	/* room for a chain's frame names */
 	size_t cap;
-	struct px_pprof *pprof;
-	struct px_perfscript *script;
-	struct px_speedscope *speedscope;
+	struct session_files *fl;
+	uint64_t export_ns;	/* time in the exports */
 };
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
 
 /* A sample and its chain into the sample file. */
 static int write_sample(struct sample_writer *w, const struct px_smpl_result *r,
-			const struct px_sample *x, const struct px_location *loc,
-			const struct px_chain *c, const uint32_t *frames, size_t n)
+			const struct px_smpl_resolved *sr)
 {
+	const struct px_chain *c = sr->chain;
+	const struct px_chain_stack *st = &sr->stack;
+	const struct px_location *loc = w->resolve ? sr->loc : NULL;
 	struct px_smpl_out_chain oc = {
 		c->kernel, c->nkernel, c->user, c->nuser, c->cut, NULL, 0,
 	};
 
-	if (!w->resolve)
-		loc = NULL;
 	if (!r->cg)
-		return px_smpl_out_write_resolved(w->out, x, loc);
+		return px_smpl_out_write_resolved(w->out, sr->x, loc);
 	if (w->resolve) {
-		if (px_grow((void **)&w->names, &w->cap, 0, n, sizeof(*w->names), 256))
+		if (px_grow((void **)&w->names, &w->cap, 0, st->n, sizeof(*w->names), 256))
 			return -ENOMEM;
-		for (size_t i = 0; i < n; i++)	/* innermost first */
-			w->names[i] = px_cg_frame_name(r->cg, frames[n - 1 - i]);
+		for (size_t i = 0; i < st->n; i++)	/* innermost first */
+			w->names[i] = px_cg_frame_name(r->cg, st->frames[st->n - 1 - i]);
 		oc.names = w->names;
-		oc.nnames = n;
+		oc.nnames = st->n;
 	}
-	return px_smpl_out_write_chain(w->out, x, loc, &oc);
+	return px_smpl_out_write_chain(w->out, sr->x, loc, &oc);
 }
 
 /* Each resolved sample to its writers (px_smpl_resolved_fn). */
 static int sample_resolved(void *arg, const struct px_smpl_result *r,
-			   const struct px_sample *x, const struct px_location *loc,
-			   const struct px_chain *c, const uint32_t *frames, size_t n)
+			   const struct px_smpl_resolved *sr)
 {
 	struct sample_writer *w = arg;
+	struct session_files *fl = w->fl;
+	uint64_t t0;
 	int ret = 0;
 
 	if (w->out)
-		ret = write_sample(w, r, x, loc, c, frames, n);
-	if (!ret && w->pprof)
-		ret = px_pprof_add(w->pprof, r, x, loc, c, frames, n);
-	if (!ret && w->script)
-		ret = px_perfscript_add(w->script, r, x, loc, c, frames, n);
-	if (!ret && w->speedscope)
-		ret = px_speedscope_add(w->speedscope, r, x, loc, c, frames, n);
+		ret = write_sample(w, r, sr);
+	if (ret || !fl->nexports)
+		return ret;
+	t0 = now_ns();
+	for (size_t i = 0; i < fl->nexports && !ret; i++)
+		ret = fl->exports[i].e->add(fl->exports[i].state, r, sr);
+	w->export_ns += now_ns() - t0;
+	return ret;
+}
+
+/* The exports' states before the resolution, their ends after it. */
+static int exports_open(struct session_files *fl, const struct px_smpl_session *s)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < fl->nexports && !ret; i++)
+		ret = fl->exports[i].e->open(&fl->exports[i].state, s, fl->exports[i].file.f);
+	return ret;
+}
+
+static int exports_finish(struct session_files *fl, int ret)
+{
+	for (size_t i = 0; i < fl->nexports; i++) {
+		struct export_file *x = &fl->exports[i];
+
+		if (!ret && x->state)
+			ret = x->e->write(x->state, x->file.f);
+		x->e->free(x->state);
+		x->state = NULL;
+	}
 	return ret;
 }
 
@@ -161,49 +214,30 @@ static void prefetch_map(void *arg, const struct px_mapping *m)
 		px_prefetch_file(arg, m->path);
 }
 
-static uint64_t elapsed_ns(const struct timespec *t0)
-{
-	struct timespec t1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (uint64_t)(t1.tv_sec - t0->tv_sec) * 1000000000ull +
-	       (uint64_t)t1.tv_nsec - (uint64_t)t0->tv_nsec;
-}
-
 /* After the run: the resolution into r and the files, timed as
- * r->resolve_ns.  resolve: the sample file names places. */
+ * r->resolve_ns, the exports' part of it as r->export_ns.  resolve: the
+ * sample file names places. */
 static int resolve_and_write(const struct px_smpl_session *s,
 			     const struct px_smpl_resolve_opts *o, bool resolve,
 			     struct px_smpl_result *r, struct session_files *fl,
 			     struct px_prefetch *prefetch)
 {
 	struct sample_writer w = { .out = fl->has_samples ? &fl->samples : NULL,
-				   .resolve = resolve };
+				   .resolve = resolve, .fl = fl };
 	struct px_prefetch_stats ahead;
-	struct timespec t0;
-	int ret = 0;
+	uint64_t t0 = now_ns(), t1;
+	int ret;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	px_prefetch_finish(prefetch);
 	px_prefetch_stats(prefetch, &ahead);
 	px_prefetch_free(prefetch);
-	if (fl->has_pprof)
-		ret = px_pprof_new(&w.pprof, s);
-	if (!ret && fl->has_script)
-		ret = px_perfscript_new(&w.script, s, fl->script.f);
-	if (!ret && fl->has_speedscope)
-		ret = px_speedscope_new(&w.speedscope, s);
+	ret = exports_open(fl, s);
 	if (!ret)
-		ret = px_smpl_resolve(s, o, r, w.out || w.pprof || w.script || w.speedscope ?
-				      sample_resolved : NULL, &w);
-	px_perfscript_free(w.script);
-	if (!ret && w.speedscope)
-		ret = px_speedscope_write(w.speedscope, fl->speedscope.f);
-	px_speedscope_free(w.speedscope);
+		ret = px_smpl_resolve(s, o, r, w.out || fl->nexports ? sample_resolved : NULL, &w);
+	t1 = now_ns();
+	ret = exports_finish(fl, ret);
+	w.export_ns += now_ns() - t1;
 	free(w.names);
-	if (!ret && w.pprof)
-		ret = px_pprof_write(w.pprof, fl->pprof.f);
-	px_pprof_free(w.pprof);
 	if (!ret && r->cg && fl->has_folded)
 		ret = px_smpl_write_folded(r, fl->folded.f);
 	if (!ret && r->cg && fl->has_flame)
@@ -213,7 +247,8 @@ static int resolve_and_write(const struct px_smpl_session *s,
 	r->ahead_files = ahead.files;
 	r->ahead_bytes = ahead.bytes;
 	r->ahead_ns = ahead.busy_ns;
-	r->resolve_ns = elapsed_ns(&t0);
+	r->export_ns = w.export_ns;
+	r->resolve_ns = now_ns() - t0;
 	return ret;
 }
 

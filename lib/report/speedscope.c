@@ -5,7 +5,6 @@
 #include "error.h"
 #include "events.h"
 #include "grow.h"
-#include "smpl_comm.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -27,22 +26,24 @@ struct ss_profile {
 
 struct px_speedscope {
 	const struct px_smpl_session *session;
-	struct px_smpl_comm *comm;
 	/* the frames, interned by (name, module): a frame's number is its
 	 * index in shared.frames */
 	struct px_cg *frames;
 	char **files;			/* [frame] its source file, or NULL */
 	size_t nframes, files_cap;
+	/* the call graph's frames' numbers here, -1 until seen: a chain's
+	 * frames are found by index, not by name, sample after sample */
+	ssize_t *of_cg;
+	size_t ncg;
 	struct ss_profile *profiles;
 	size_t nprofiles, profiles_cap, last;
 	size_t nevents;			/* sampling events */
 };
 
-int px_speedscope_new(struct px_speedscope **out, const struct px_smpl_session *s)
+static int speedscope_new(struct px_speedscope **out, const struct px_smpl_session *s)
 {
 	const struct px_smpl_session_opts *o = &s->o;
 	struct px_speedscope *p = calloc(1, sizeof(*p));
-	int ret;
 
 	*out = p;
 	if (!p)
@@ -51,12 +52,10 @@ int px_speedscope_new(struct px_speedscope **out, const struct px_smpl_session *
 	for (size_t set = 0; set < o->mon.nsets; set++)
 		for (size_t i = 0; i < o->mon.sets[set].n; i++)
 			p->nevents += o->pmds[set][i].long_period != 0;
-	if ((ret = px_smpl_comm_new(&p->comm, s)) || (ret = px_cg_new(&p->frames)))
-		return ret;
-	return 0;
+	return px_cg_new(&p->frames);
 }
 
-void px_speedscope_free(struct px_speedscope *p)
+static void speedscope_free(struct px_speedscope *p)
 {
 	if (!p)
 		return;
@@ -69,8 +68,8 @@ void px_speedscope_free(struct px_speedscope *p)
 	for (size_t i = 0; i < p->nframes; i++)
 		free(p->files[i]);
 	free(p->files);
+	free(p->of_cg);
 	px_cg_free(p->frames);
-	px_smpl_comm_free(p->comm);
 	free(p);
 }
 
@@ -95,27 +94,73 @@ static ssize_t frame(struct px_speedscope *p, const char *name, const char *modu
 	return id;
 }
 
-/* The sampled place's functions with their source files: level j's file
- * is the innermost's for j = 0, else the call site's of level j - 1,
- * which is in level j's function. */
+/* A place's functions with their source files (without call graphs):
+ * level j's file is the innermost's for j = 0, else the call site's of
+ * level j - 1, which is in level j's function. */
+static const char *level_file(const struct px_location *loc, size_t j)
+{
+	return j ? loc->inlines[j - 1].call_file : loc->file;
+}
+
 static int place_files(struct px_speedscope *p, const struct px_location *loc)
 {
 	if (!strcmp(loc->func, "??"))
 		return 0;
 	for (size_t j = 0; j <= loc->n_inline; j++) {
 		const char *name = j < loc->n_inline ? loc->inlines[j].func : loc->func;
-		const char *file = j ? loc->inlines[j - 1].call_file : loc->file;
 
-		if (frame(p, name, loc->module, file) < 0)
+		if (frame(p, name, loc->module, level_file(loc, j)) < 0)
 			return -ENOMEM;
 	}
 	return 0;
 }
 
-static struct ss_profile *profile_of(struct px_speedscope *p, const struct px_sample *x)
+/* The number of the call graph's frame fr, with its source file if it
+ * has none yet (NULL: not known).  >= 0, or -ENOMEM. */
+static ssize_t cg_frame(struct px_speedscope *p, const struct px_cg *cg, uint32_t fr,
+			const char *file)
+{
+	ssize_t id;
+
+	if (fr >= p->ncg) {
+		size_t n = p->ncg;
+
+		if (px_grow((void **)&p->of_cg, &p->ncg, n, fr + 1 - n, sizeof(*p->of_cg), 1024))
+			return -ENOMEM;
+		for (size_t i = n; i < p->ncg; i++)
+			p->of_cg[i] = -1;
+	}
+	id = p->of_cg[fr];
+	if (id < 0)
+		return p->of_cg[fr] = frame(p, px_cg_frame_name(cg, fr), px_cg_frame_module(cg, fr),
+					    file);
+	if (file && !p->files[id] && strcmp(file, "??") && !(p->files[id] = strdup(file)))
+		return -ENOMEM;
+	return id;
+}
+
+/* The files of a stack's frames that places gave (each place's frames,
+ * the stack's last, innermost first: its inline levels, its function). */
+static int stack_files(struct px_speedscope *p, const struct px_cg *cg,
+		       const struct px_chain_stack *st)
+{
+	size_t left = st->n;
+
+	for (size_t i = 0; i < st->nplaces; i++) {
+		const struct px_location *loc = st->places[i].loc;
+		bool named = loc && strcmp(loc->func, "??");
+
+		for (size_t j = 0; j < st->places[i].nframes; j++)
+			if (cg_frame(p, cg, st->frames[--left], named ? level_file(loc, j) : NULL) < 0)
+				return -ENOMEM;
+	}
+	return 0;
+}
+
+static struct ss_profile *profile_of(struct px_speedscope *p, const struct px_sample *x,
+				     const char *comm)
 {
 	struct ss_profile *q;
-	const char *comm;
 
 	for (size_t i = 0; i < p->nprofiles; i++) {
 		q = &p->profiles[(p->last + i) % p->nprofiles];
@@ -125,8 +170,7 @@ static struct ss_profile *profile_of(struct px_speedscope *p, const struct px_sa
 			return q;
 		}
 	}
-	if (px_smpl_comm_get(p->comm, x->pid, x->tstamp, &comm) ||
-	    px_grow((void **)&p->profiles, &p->profiles_cap, p->nprofiles, 1,
+	if (px_grow((void **)&p->profiles, &p->profiles_cap, p->nprofiles, 1,
 		    sizeof(*p->profiles), 16))
 		return NULL;
 	q = &p->profiles[p->nprofiles];
@@ -150,24 +194,27 @@ static int push(struct ss_profile *q, ssize_t id)
 }
 
 static int add(struct px_speedscope *p, const struct px_smpl_result *r,
-	       const struct px_sample *x, const struct px_location *loc,
-	       const uint32_t *frames, size_t n)
+	       const struct px_smpl_resolved *sr)
 {
-	struct ss_profile *q = profile_of(p, x);
-	uint64_t period = -x->last_reset_val;	/* reset value: 2^64 - period */
+	struct ss_profile *q = profile_of(p, sr->x, sr->comm);
+	const struct px_chain_stack *st = &sr->stack;
+	uint64_t period = -sr->x->last_reset_val;	/* reset value: 2^64 - period */
 	int ret = 0;
 
-	if (!q || place_files(p, loc))
+	if (!q)
 		return -ENOMEM;
 	if (r->cg) {
 		/* the root, system-wide: the process, which the profile names */
-		size_t skip = n && px_smpl_per_process(&r->session->o, &r->o);
+		size_t skip = st->n && px_smpl_per_process(&r->session->o, &r->o);
 
-		for (size_t i = skip; i < n && !ret; i++)
-			ret = push(q, frame(p, px_cg_frame_name(r->cg, frames[i]),
-					    px_cg_frame_module(r->cg, frames[i]), NULL));
+		if (stack_files(p, r->cg, st))
+			return -ENOMEM;
+		for (size_t i = skip; i < st->n && !ret; i++)
+			ret = push(q, cg_frame(p, r->cg, st->frames[i], NULL));
 	} else {
-		ret = push(q, frame(p, loc->func, loc->module, NULL));
+		if (place_files(p, sr->loc))
+			return -ENOMEM;
+		ret = push(q, frame(p, sr->loc->func, sr->loc->module, NULL));
 	}
 	if (ret ||
 	    px_grow((void **)&q->ends, &q->ends_cap, q->nsamples, 1, sizeof(*q->ends), 1024) ||
@@ -178,14 +225,6 @@ static int add(struct px_speedscope *p, const struct px_smpl_result *r,
 	q->weights[q->nsamples++] = period;
 	q->total += period;
 	return 0;
-}
-
-int px_speedscope_add(struct px_speedscope *p, const struct px_smpl_result *r,
-		      const struct px_sample *x, const struct px_location *loc,
-		      const struct px_chain *c, const uint32_t *frames, size_t n)
-{
-	(void)c;
-	return add(p, r, x, loc, frames, n) ? px_fail(ENOMEM, "out of memory") : 0;
 }
 
 static void write_frames(struct px_speedscope *p, FILE *f)
@@ -235,7 +274,7 @@ static void write_profile(struct px_speedscope *p, const struct ss_profile *q, F
 	fputs("]}", f);
 }
 
-int px_speedscope_write(struct px_speedscope *p, FILE *f)
+static int speedscope_write(struct px_speedscope *p, FILE *f)
 {
 	fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
 	      "\"exporter\":\"pfmon " PX_VERSION "\",", f);
@@ -249,3 +288,29 @@ int px_speedscope_write(struct px_speedscope *p, FILE *f)
 	fputs("]}\n", f);
 	return 0;
 }
+
+static int export_open(void **state, const struct px_smpl_session *s, FILE *f)
+{
+	(void)f;	/* written whole at the end */
+	return speedscope_new((struct px_speedscope **)state, s);
+}
+
+static int export_add(void *state, const struct px_smpl_result *r,
+		      const struct px_smpl_resolved *s)
+{
+	return add(state, r, s) ? px_fail(ENOMEM, "out of memory") : 0;
+}
+
+static int export_write(void *state, FILE *f)
+{
+	return speedscope_write(state, f);
+}
+
+static void export_free(void *state)
+{
+	speedscope_free(state);
+}
+
+const struct px_smpl_export px_export_speedscope = {
+	export_open, export_add, export_write, export_free,
+};

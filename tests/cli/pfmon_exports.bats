@@ -78,10 +78,12 @@ profile_rows() {
 	run -0 grep -m1 -E $'^\t[ 0-9a-f]{16} leaf\\+0x[0-9a-f]+ \\(.+/cgmain\\)$' "$T/p.txt"
 	# the kernel as perf names it
 	run -1 grep -F '([kernel])' "$T/p.txt"
-	# each frame's address, where the chain has no inlined caller, is in
-	# its function: the program's load address from the sampled place
-	# (ADDRESS - leaf's start - OFFSET), then each return address, one
-	# byte back, within its function's nm range
+	# each frame's address is in its function: the program's load
+	# address from the sampled place (ADDRESS - leaf's start - OFFSET),
+	# then each return address, one byte back, within its function's nm
+	# range, its +0xOFFSET the return address's in the function (as perf
+	# prints it); an inlined caller (inl in d) has the address of the
+	# function it is inlined in, and no offset
 	nm -S "$CG/fp/cgmain" >"$T/nm"
 	run -0 python3 - "$T/p.txt" "$T/nm" <<'PY'
 import re, sys
@@ -90,21 +92,30 @@ for line in open(sys.argv[2]):
     f = line.split()
     if len(f) == 4 and f[2] in "tT":
         syms[f[3]] = (int(f[0], 16), int(f[1], 16))
-checked = 0
+checked = inlined = 0
 for ev in open(sys.argv[1]).read().split("\n\n"):
     frames = [re.match(r"^\s*(\w+)\s*(.+) \((\S*)\)", l) for l in ev.split("\n")[1:] if l]
-    names = [m.group(2) for m in frames]
-    if len(names) < 4 or names[:4] != ["leaf+" + names[0][5:], "b", "a", "main"]:
+    names = [m.group(2).split("+0x")[0] for m in frames]
+    if names[:1] != ["leaf"] or "+0x" not in frames[0].group(2):
         continue
-    leaf_off = int(names[0].split("+")[1], 16)
+    leaf_off = int(frames[0].group(2).split("+0x")[1], 16)
     base = int(frames[0].group(1), 16) - syms["leaf"][0] - leaf_off
-    for m in frames[1:4]:
-        start, size = syms[m.group(2)]
-        pc = int(m.group(1), 16) - 1 - base
-        assert start <= pc < start + size, (m.group(0), hex(pc), hex(start))
-    checked += 1
-assert checked > 0
-print(checked, "chains main;a;b;leaf checked")
+    if names[1:4] == ["b", "a", "main"]:
+        for m in frames[1:4]:
+            name, off = m.group(2).split("+0x")
+            start, size = syms[name]
+            ret = int(m.group(1), 16) - base
+            assert start <= ret - 1 < start + size, (m.group(0), hex(ret), hex(start))
+            assert ret - start == int(off, 16), (m.group(0), hex(ret - start))
+        checked += 1
+    if names[1:4] == ["inl", "d", "main"]:
+        assert frames[1].group(1) == frames[2].group(1), (frames[1].group(0), frames[2].group(0))
+        assert frames[1].group(2) == "inl" and frames[2].group(2).startswith("d+0x"), ev
+        start, size = syms["d"]
+        assert start <= int(frames[2].group(1), 16) - 1 - base < start + size, ev
+        inlined += 1
+assert checked > 0 and inlined > 0, (checked, inlined)
+print(checked, "chains main;a;b;leaf and", inlined, "main;d;inl;leaf checked")
 PY
 }
 

@@ -3,7 +3,8 @@
  * cannot be code (an address in the kernel's half, read off a stack whose
  * frame pointers lead nowhere) named unknown, never after a kernel
  * symbol; a return address of 0 ending the walk; a sampled address of 0
- * unknown; a chain cut short ending in "[truncated]". */
+ * unknown; a chain cut short ending in "[truncated]"; each address's
+ * place and the frames it gave handed on with the stack. */
 #include "tap.h"
 
 #include "callgraph.h"
@@ -26,9 +27,9 @@ __attribute__((noinline)) void chains_outer(void)
 	__asm__ volatile("");
 }
 
-static const char *frame(const struct px_cg *g, const uint32_t *frames, size_t n, size_t i)
+static const char *frame(const struct px_cg *g, const struct px_chain_stack *st, size_t i)
 {
-	return i < n ? px_cg_frame_name(g, frames[i]) : "(none)";
+	return i < st->n ? px_cg_frame_name(g, st->frames[i]) : "(none)";
 }
 
 int main(void)
@@ -36,8 +37,7 @@ int main(void)
 	struct px_symbols *res = NULL;
 	struct px_chains *c = NULL;
 	struct px_cg *g = NULL;
-	const uint32_t *frames;
-	size_t n;
+	struct px_chain_stack st;
 	uint64_t unknown = 0;
 	/* the sampled ip, then return addresses (resolved one byte back); a
 	 * return address of 0 ends the walk */
@@ -54,35 +54,48 @@ int main(void)
 	    !is_int(px_chains_new(&c, g), 0, "chains"))
 		return done_testing();
 
-	is_int(px_chains_add(c, res, NULL, 0, NULL, &ch, &frames, &n, &unknown), 0,
+	is_int(px_chains_add(c, res, NULL, 0, NULL, &ch, &st, &unknown), 0,
 	       "a good chain");
-	is_int((int)n, 2, "two frames");
-	is_str(frame(g, frames, n, 0), "chains_outer", "outermost first");
-	is_str(frame(g, frames, n, 1), "chains_inner", "then the sampled function");
+	is_int((int)st.n, 2, "two frames");
+	is_str(frame(g, &st, 0), "chains_outer", "outermost first");
+	is_str(frame(g, &st, 1), "chains_inner", "then the sampled function");
 	is_int((int)unknown, 0, "nothing unknown");
+	if (is_int((int)st.nplaces, 2, "two places, innermost first")) {
+		ok(st.places[0].ip == user[0] && st.places[0].loc &&
+		   !strcmp(st.places[0].loc->func, "chains_inner") && st.places[0].nframes == 1,
+		   "the sampled address, its place");
+		ok(st.places[1].ip == user[1] && st.places[1].loc &&
+		   st.places[1].loc->ip == user[1] - 1 &&
+		   !strcmp(st.places[1].loc->func, "chains_outer"),
+		   "the return address as taken, its call's place one byte back");
+	}
 
 	ch.nuser = 6;
 	ch.cut = true;
-	is_int(px_chains_add(c, res, NULL, 0, "proc", &ch, &frames, &n, &unknown), 0,
+	is_int(px_chains_add(c, res, NULL, 0, "proc", &ch, &st, &unknown), 0,
 	       "a chain through garbage frame pointers");
-	is_int((int)n, 6, "root, [truncated] and four frames");
-	is_str(frame(g, frames, n, 0), "proc", "the root");
-	is_str(frame(g, frames, n, 1), "[truncated]", "then the cut");
-	is_str(frame(g, frames, n, 2), "?? ([unknown]+0xffffffffffffffff)",
+	is_int((int)st.n, 6, "root, [truncated] and four frames");
+	is_str(frame(g, &st, 0), "proc", "the root");
+	is_str(frame(g, &st, 1), "[truncated]", "then the cut");
+	is_str(frame(g, &st, 2), "?? ([unknown]+0xffffffffffffffff)",
 	       "-1 as a return address: unknown, not a kernel place");
-	is_str(frame(g, frames, n, 3), "?? ([unknown]+0xffffffff81000000)",
+	is_str(frame(g, &st, 3), "?? ([unknown]+0xffffffff81000000)",
 	       "a kernel-half user frame: unknown, not a kernel symbol");
-	is_str(frame(g, frames, n, 4), "chains_outer", "the good frames follow");
+	is_str(frame(g, &st, 4), "chains_outer", "the good frames follow");
 	is_int((int)unknown, 2, "two unknown frames counted; the 0 ended the walk");
+	if (is_int((int)st.nplaces, 4, "four places: the 0 gave none")) {
+		ok(!st.places[2].loc && st.places[2].ip == user[2] && st.places[2].nframes == 1,
+		   "a user address that cannot be code: no place, one frame");
+	}
 
 	ch = (struct px_chain){ .user = null_call, .nuser = 2 };
 	unknown = 0;
-	is_int(px_chains_add(c, res, NULL, 0, NULL, &ch, &frames, &n, &unknown), 0,
+	is_int(px_chains_add(c, res, NULL, 0, NULL, &ch, &st, &unknown), 0,
 	       "a call through a null pointer");
-	is_int((int)n, 2, "two frames");
-	is_str(frame(g, frames, n, 1), "?? ([unknown]+0x0)",
+	is_int((int)st.n, 2, "two frames");
+	is_str(frame(g, &st, 1), "?? ([unknown]+0x0)",
 	       "sampled at 0: unknown, and not wrapped to -1");
-	is_str(frame(g, frames, n, 0), "chains_outer", "its caller");
+	is_str(frame(g, &st, 0), "chains_outer", "its caller");
 	is_int((int)unknown, 1, "one unknown frame");
 	is_int((int)px_cg_total(g, 0), 3, "three samples counted");
 
