@@ -47,6 +47,17 @@ AR = $(CROSS_COMPILE)ar
 PKG_CONFIG = PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig pkg-config
 endif
 
+# SAN=1: the library, the front ends and the unit tests built with
+# AddressSanitizer and UndefinedBehaviorSanitizer (every finding fatal)
+# into build/san, for the sanitizer suites of make check (tests/run-all.sh
+# san).  perfex is linked dynamically there: the sanitizers' run-times
+# are not made for a static program.
+SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+ifeq ($(SAN),1)
+B = build/san
+CFLAGS = -O1 -g $(SAN_FLAGS)
+endif
+
 PKGS = popt libdw libelf zlib
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
@@ -236,8 +247,10 @@ $(B)/bin/%: cmd/%.c $(B)/obj/cmd/cli.o $(LIB) $(PUBLIC_STAMP)
 # perfex's own cost is a benchmark target, and it needs no libdw: it is
 # linked wholly static, which saves the dynamic loader's work at every run
 # (perfex --version: 5 ms dynamic, under 2 ms static, here).
+ifneq ($(SAN),1)
 $(B)/bin/perfex: CMD_LDFLAGS = -static
 $(B)/bin/perfex: LDLIBS = -lpopt -lpfm -lelf -lz -lm -lpthread
+endif
 $(B)/bin/pfmon-report: LDLIBS += $(JSON_LIBS)
 
 $(B)/tests/unit/test_%: tests/unit/test_%.c $(wildcard tests/unit/*.h) $(LIB)
@@ -356,6 +369,10 @@ fuzzers: $(FUZZERS)
 fuzz: fuzzers
 	scripts/fuzz.sh run $(FUZZ_SECONDS)
 
+# What the sanitizer suites run: `make SAN=1 sanitized` builds them into
+# build/san (tests/run-all.sh san runs them).
+sanitized: $(CMDS) $(UNIT_BINS)
+
 check:
 	scripts/install-deps.sh
 	$(MAKE) all
@@ -379,6 +396,7 @@ bench:
 	scripts/bench-callgraph.sh
 	scripts/bench-merge.sh
 	scripts/bench-module.sh
+	scripts/bench-module-fuzz.sh
 
 ifdef CROSS_ARM64
 module: arm64-modules

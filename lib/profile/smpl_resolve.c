@@ -140,7 +140,8 @@ static void rec_sample(const struct px_smpl_session *s, const struct px_smpl_rec
 	x->tstamp = r->tstamp;
 	x->ip = r->ip;
 	x->nvalues = r->nvalues;
-	memcpy(x->values, s->vals + r->voff, r->nvalues * sizeof(*x->values));
+	if (r->nvalues)		/* vals is NULL when no sample has values */
+		memcpy(x->values, s->vals + r->voff, r->nvalues * sizeof(*x->values));
 }
 
 /* Count one sample in the profile under what the profile is by. */

@@ -76,6 +76,8 @@ static void decide(void)
 }
 
 /* The calling thread's state, its counters started on first use. */
+static struct px_region_stat *stat_of(struct thread_state *t, const char *name);
+
 static int thread_state(struct thread_state **out)
 {
 	struct px_counters_control ctl = { .events = events };
@@ -96,6 +98,18 @@ static int thread_state(struct thread_state **out)
 		return px_fail(ENOMEM, "out of memory");
 	}
 	t->cap = 64;
+	/* and faulted in now: calloc may hand out fresh zero pages that
+	 * fault at their first write, in the first region that ends (an
+	 * allocator's choice: glibc's top of the heap, the sanitizers') */
+	for (size_t b = 0; b < 64 * sizeof(*t->r.stats); b += 1024)
+		((volatile char *)t->r.stats)[b] = 0;
+	/* and the code that ends a region, run once before the counting:
+	 * its pages (the string functions', a sanitizer's interceptors)
+	 * fault here on their first run, not inside the region around the
+	 * first one that ends */
+	stat_of(t, "-");
+	stat_of(t, "-");
+	t->r.nstats = 0;
 	if ((ret = px_counters_open(&t->c)) || (ret = px_counters_control(t->c, &ctl)) ||
 	    (ret = px_counters_start(t->c))) {
 		pthread_mutex_lock(&lock);

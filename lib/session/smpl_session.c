@@ -94,7 +94,8 @@ static int keep_sample(void *arg, const struct px_sample *x)
 	r->tstamp = x->tstamp;
 	r->ip = x->ip;
 	r->voff = s->nvals;
-	memcpy(s->vals + s->nvals, x->values, x->nvalues * sizeof(*x->values));
+	if (x->nvalues)	/* vals is NULL until a sample has values */
+		memcpy(s->vals + s->nvals, x->values, x->nvalues * sizeof(*x->values));
 	s->nvals += x->nvalues;
 	if (s->o.smpl.callgraph != PX_CALLGRAPH_NONE && keep_chain(s, r, x))
 		return px_fail(ENOMEM, "out of memory keeping the call chains of %zu samples",

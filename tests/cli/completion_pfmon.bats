@@ -8,7 +8,7 @@ setup() {
 }
 
 complete_words() {
-	COMP_WORDS=("$ROOT/build/bin/pfmon" "$@")
+	COMP_WORDS=("$BIN/pfmon" "$@")
 	COMP_CWORD=$#
 	COMP_LINE="${COMP_WORDS[*]}"
 	COMP_POINT=${#COMP_LINE}

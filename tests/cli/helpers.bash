@@ -4,8 +4,11 @@ bats_load_library bats-support
 bats_load_library bats-assert
 
 ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-PERFEX=$ROOT/build/bin/perfex
-: "${PFMON:=$ROOT/build/bin/pfmon}"
+# The tools under test: PX_BIN=build/san/bin runs the suite against the
+# sanitizers' build (tests/run-all.sh san)
+BIN=$(cd "$ROOT" && realpath "${PX_BIN:-build/bin}")
+PERFEX=$BIN/perfex
+: "${PFMON:=$BIN/pfmon}"
 W=$ROOT/build/tests/workloads
 
 # Page faults a workload takes beyond its own work: the dynamic loader,
@@ -206,7 +209,7 @@ source "$BATS_TEST_DIRNAME/../lib/procs.bash"
 # pfmon, the call-graph and symbols workloads, a temporary folder T, and
 # SMPL, CPU time sampled every 0.5 ms.
 export_setup() {
-	PFMON=$ROOT/build/bin/pfmon
+	PFMON=$BIN/pfmon
 	CG=$ROOT/build/tests/workloads/callgraph
 	SYM=$ROOT/tests/workloads/symbols
 	T=$(mktemp -d)

@@ -6,7 +6,7 @@ bats_require_minimum_version 1.5.0
 
 setup() {
 	load helpers
-	PFMON=$ROOT/build/bin/pfmon
+	PFMON=$BIN/pfmon
 }
 
 teardown() {

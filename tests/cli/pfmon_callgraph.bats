@@ -9,7 +9,7 @@ bats_require_minimum_version 1.5.0
 
 setup() {
 	load helpers
-	PFMON=$ROOT/build/bin/pfmon
+	PFMON=$BIN/pfmon
 	CG=$ROOT/build/tests/workloads/callgraph
 	T=$(mktemp -d)
 	# CPU time sampled every 0.5 ms

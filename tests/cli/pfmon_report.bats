@@ -8,8 +8,8 @@ bats_require_minimum_version 1.5.0
 
 setup() {
 	load helpers
-	PFMON=$ROOT/build/bin/pfmon
-	REPORT=$ROOT/build/bin/pfmon-report
+	PFMON=$BIN/pfmon
+	REPORT=$BIN/pfmon-report
 	UPROBE="uprobe:$W/calls:counted_function"
 	T=$(mktemp -d)
 	HOST=$(hostname)

@@ -11,6 +11,7 @@ bats_require_minimum_version 1.5.0
 
 setup_file() {
 	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+	BIN=$(cd "$ROOT" && realpath "${PX_BIN:-build/bin}")
 	D=$BATS_FILE_TMPDIR
 	mkdir -p "$D/base" "$D/new" "$D/fbase" "$D/fnew"
 	# five runs a side, about 7,500 samples each: the moved shares' p
@@ -20,7 +21,7 @@ setup_file() {
 		for side in base new; do
 			pct=50
 			[ $side = new ] && pct=40
-			"$ROOT/build/bin/pfmon" --json --profile-top=0 -e cpu-clock \
+			"$BIN/pfmon" --json --profile-top=0 -e cpu-clock \
 				--long-smpl-periods=100000 --outfile="$D/$side/run$i.json" \
 				--call-graph=fp --folded="$D/f$side/run$i.folded" \
 				"$ROOT/build/tests/workloads/shift" 3000 $pct >/dev/null
@@ -31,7 +32,7 @@ setup_file() {
 
 setup() {
 	load helpers
-	REPORT=$ROOT/build/bin/pfmon-report
+	REPORT=$BIN/pfmon-report
 }
 
 @test "--diff finds the ten points moved from moving_from to moving_to, and nothing else significant" {
@@ -126,7 +127,7 @@ assert abs(c) < 2 and min(r, gr, b) > 200, box["steady"]
 	"$PERFEX" -e page-faults --json -o "$BATS_TEST_TMPDIR/counts.json" true
 	run -1 --separate-stderr "$REPORT" --diff "$D/base" "$BATS_TEST_TMPDIR/counts.json"
 	assert_regex "$stderr" "counts.json is a perfex counts report: --diff compares pfmon's sampling reports"
-	"$ROOT/build/bin/pfmon" --json -e task-clock --long-smpl-periods=1000000 \
+	"$BIN/pfmon" --json -e task-clock --long-smpl-periods=1000000 \
 		--outfile="$BATS_TEST_TMPDIR/other.json" "$W/shift" 100 >/dev/null
 	run -1 --separate-stderr "$REPORT" --diff -o "$BATS_TEST_TMPDIR/out" "$D/base" "$BATS_TEST_TMPDIR/other.json"
 	assert_regex "$stderr" "compare runs of the same events"

@@ -9,7 +9,7 @@ bats_require_minimum_version 1.5.0
 
 setup() {
 	load helpers
-	PFMON=$ROOT/build/bin/pfmon
+	PFMON=$BIN/pfmon
 	UPROBE="uprobe:$W/calls:counted_function"
 	T=$(mktemp -d)
 }

@@ -8,7 +8,7 @@ bats_require_minimum_version 1.5.0
 
 setup() {
 	load helpers
-	PFMON=$ROOT/build/bin/pfmon
+	PFMON=$BIN/pfmon
 	FIRST="uprobe:$W/two_calls:first_function"
 	SECOND="uprobe:$W/two_calls:second_function"
 	T=$(mktemp -d)

@@ -6,8 +6,8 @@
 # rank counts, and the imbalance over the ranks, are known.
 
 RANKS=$W/mpi/ranks
-PFMON=$ROOT/build/bin/pfmon
-REPORT=$ROOT/build/bin/pfmon-report
+PFMON=$BIN/pfmon
+REPORT=$BIN/pfmon-report
 RPY=$ROOT/tests/cli/ranks.py
 HOST=$(hostname)
 

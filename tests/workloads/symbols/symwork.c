@@ -21,12 +21,12 @@
 
 static inline __attribute__((always_inline)) long hot_inline(long n)
 {
-	volatile long acc = 1;
+	volatile unsigned long acc = 1;	/* wraps: unsigned */
 
 	for (long i = 0; i < n; i++)
-		acc = acc * 3 + i;
+		acc = acc * 3 + (unsigned long)i;
 	sym_mark(SLOT_INLINE); /* MARK:inline */
-	return acc;
+	return (long)acc;
 }
 
 __attribute__((noinline)) long inline_caller(long n)
