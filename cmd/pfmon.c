@@ -531,6 +531,10 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 	if (!ret) {
 		/* the session's settings (pmds) serve the report too */
 		px_smpl_report_print(out->f ? out->f : stdout, &res, &pr);
+		for (size_t i = 0; i < res.nreplaced; i++)
+			fprintf(stderr, "pfmon: %s was replaced on disk while the command ran, "
+				"before pfmon could hold it: its samples are left unknown (\?\?)\n",
+				res.replaced[i]);
 		if (o->verbose) {
 			if (res.ahead_kernel || res.ahead_files)
 				fprintf(stderr, "pfmon: read ahead during the run: %s%zu debug "

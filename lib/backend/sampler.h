@@ -87,6 +87,7 @@ struct px_mapping {
 	uint32_t pid, tid;
 	uint64_t start, len, pgoff;
 	uint32_t prot, flags;
+	uint64_t ino;		/* the file's inode (0: not known) */
 	char path[PATH_MAX];
 	uint64_t time;		/* when mapped (perf's clock, as the samples'
 				 * time); lib/symbols/procs.h for those read */

@@ -282,6 +282,9 @@ bool px_smpl_reads_dwarf(const struct px_smpl_session_opts *so,
 
 void px_smpl_result_free(struct px_smpl_result *r)
 {
+	for (size_t i = 0; i < r->nreplaced; i++)
+		free(r->replaced[i]);
+	free(r->replaced);
 	px_cg_free(r->cg);
 	px_profile_free(r->profile);
 	memset(r, 0, sizeof(*r));

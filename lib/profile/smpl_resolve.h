@@ -47,6 +47,11 @@ struct px_smpl_result {
 	bool ahead_kernel;
 	size_t ahead_files;
 	uint64_t ahead_bytes, ahead_ns;
+	/* files the command mapped that were replaced on disk before the
+	 * run could hold them (lib/symbols/heldfiles.h): their addresses
+	 * are left unknown (by px_smpl_measure()) */
+	char **replaced;
+	size_t nreplaced;
 };
 
 /* One sample once resolved: the sample, the name of the program its

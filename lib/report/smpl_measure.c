@@ -13,6 +13,8 @@
 #include "smpl_output.h"
 #include "smpl_export.h"
 #include "prefetch.h"
+#include "heldfiles.h"
+#include "error.h"
 #include "smpl_resolve.h"
 
 #include <errno.h>
@@ -207,11 +209,31 @@ static struct px_prefetch *prefetch_start(const struct px_smpl_measure_opts *mo)
 	return p;
 }
 
-/* A file the command maps: its debug file is inflated while it runs. */
-static void prefetch_map(void *arg, const struct px_mapping *m)
+/* A file the command maps: held open for the resolution (heldfiles.h),
+ * and its debug file inflated while it runs (arg: the prefetch, or NULL). */
+static void file_mapped(void *arg, const struct px_mapping *m)
 {
-	if (m->prot & PROT_EXEC)
+	if (!(m->prot & PROT_EXEC))
+		return;
+	px_held_add(m->path, m->ino);
+	if (arg)
 		px_prefetch_file(arg, m->path);
+}
+
+/* The files found replaced before they could be held, into r. */
+static int keep_replaced(struct px_smpl_result *r)
+{
+	const char **paths;
+	size_t n = px_held_replaced(&paths);
+
+	if (!n)
+		return 0;
+	if (!(r->replaced = calloc(n, sizeof(*r->replaced))))
+		return px_fail(ENOMEM, "out of memory");
+	for (; r->nreplaced < n; r->nreplaced++)
+		if (!(r->replaced[r->nreplaced] = strdup(paths[r->nreplaced])))
+			return px_fail(ENOMEM, "out of memory");
+	return 0;
 }
 
 /* After the run: the resolution into r and the files, timed as
@@ -271,14 +293,17 @@ int px_smpl_measure(const struct px_smpl_measure_opts *opts, struct px_smpl_sess
 	if ((ret = files_open(o, &fl)))
 		return files_close(&fl, ret);
 	prefetch = prefetch_start(o);
-	if (prefetch && px_smpl_reads_dwarf(&o->run, &o->resolve)) {
-		run.on_map = prefetch_map;
-		run.map_arg = prefetch;
-	}
+	run.on_map = file_mapped;
+	run.map_arg = px_smpl_reads_dwarf(&o->run, &o->resolve) ? prefetch : NULL;
 	ret = px_smpl_session_run(&run, s);
 	if (ret) {
 		px_prefetch_free(prefetch);
+		px_held_release();
 		return files_close(&fl, ret);
 	}
-	return resolve_and_write(s, &o->resolve, opts->resolve.resolve, r, &fl, prefetch);
+	ret = resolve_and_write(s, &o->resolve, opts->resolve.resolve, r, &fl, prefetch);
+	if (!ret)
+		ret = keep_replaced(r);
+	px_held_release();
+	return ret;
 }

@@ -6,6 +6,7 @@
  * on the innermost scope for the inline chain. */
 #include "symbols.h"
 #include "symbols_int.h"
+#include "heldfiles.h"
 #include "cfifuncs.h"
 #include "debugcache.h"
 #include "error.h"
@@ -256,8 +257,18 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *name,
 {
 	Dwarf_Addr start, end;
 
-	if (!px_map_is_vdso(name))	/* files, and a live process's "[vdso: PID]" */
+	int fd;
+
+	if (!px_map_is_vdso(name)) {	/* files, and a live process's "[vdso: PID]" */
+		/* the file held since it was mapped, not whatever is at its
+		 * path now; none for one found replaced (heldfiles.h) */
+		if ((fd = px_held_open(name)) != -1) {
+			*file_name = fd >= 0 ? strdup(name) : NULL;
+			*elfp = NULL;
+			return fd >= 0 ? fd : -1;
+		}
 		return dwfl_linux_proc_find_elf(mod, userdata, name, base, file_name, elfp);
+	}
 	pthread_once(&vdso_once, vdso_init);
 	dwfl_module_info(mod, NULL, &start, &end, NULL, NULL, NULL, NULL);
 	*file_name = NULL;

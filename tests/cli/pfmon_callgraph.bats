@@ -292,3 +292,30 @@ assert spin > 0, "no sample in spin"' "$T/s.json"
 	[ "${output#* }" -eq 0 ]
 	grep -q '^execve;entry_SYSCALL_64' "$T/f"
 }
+
+# A package upgrade during a long run renames a new copy of a library
+# over the one the command has mapped.  pfmon holds each file from the
+# moment its mapping is reported (lib/symbols/heldfiles.h), so the
+# resolution after the run reads the file that was mapped: dl_walk, in
+# the dlopen'ed libcgdl.so, keeps its name though garbage now sits at
+# its path (read by path, its frames were "??").
+@test "a library replaced on disk during the run still resolves: the mapped file is read, not the new one" {
+	cp "$CG"/fp/cgmain "$CG"/fp/libcgshared.so "$CG"/fp/libcgdl.so "$T"/
+	"$PFMON" "${SMPL[@]}" --call-graph=fp --folded="$T/f" "$T/cgmain" 100 \
+		>"$T/out" 2>"$T/err" &
+	local pid=$!
+	# once the library is mapped (cgmain dlopens it first thing)
+	for _ in $(seq 100); do
+		grep -q libcgdl.so "/proc/$(pgrep -n -P "$pid" cgmain)/maps" 2>/dev/null && break
+		sleep 0.05
+	done
+	head -c 20000 /dev/urandom >"$T/new.so"
+	mv "$T/new.so" "$T/libcgdl.so"
+	wait "$pid"
+	# dl_walk's path is 2 parts of the work in 10: 20% of the samples
+	awk '{ n += $NF } /;main;dl_walk;leaf / { d += $NF }
+	     END { print d, n; exit !(n > 1000 && d * 10 >= n) }' "$T/f" ||
+		fail "dl_walk lost its samples: $(cat "$T/f" "$T/err")"
+	run -1 grep -F ';main;??' "$T/f"
+	run -1 grep -F 'replaced' "$T/err"
+}

@@ -91,6 +91,7 @@ static int decode_mmap2(struct px_records *r, const unsigned char *p, size_t siz
 	memcpy(&m->start, q + 8, 8);
 	memcpy(&m->len, q + 16, 8);
 	memcpy(&m->pgoff, q + 24, 8);
+	memcpy(&m->ino, q + 40, 8);	/* after maj and min */
 	memcpy(&m->prot, q + 56, 4);
 	memcpy(&m->flags, q + 60, 4);
 	room = size - sizeof(struct perf_event_header) - fixed;
