@@ -1,8 +1,10 @@
 #include "cli.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -117,6 +119,15 @@ int cli_info_or_list(const char *tool, int info, int list, int long_list,
 	return 0;
 }
 
+void cli_say_signal(const char *tool, int sig)
+{
+	/* as a shell says it; not for an interrupt or a broken pipe, which
+	 * the user caused or the shell keeps quiet about */
+	if (sig && sig != SIGINT && sig != SIGPIPE)
+		fprintf(stderr, "%s: the command was killed by signal %d (%s)\n", tool, sig,
+			strsignal(sig));
+}
+
 void cli_run_context(const char *tool, char **const paths[], size_t n)
 {
 	int ret = px_runctx_check();
@@ -127,8 +138,10 @@ void cli_run_context(const char *tool, char **const paths[], size_t n)
 		if (!*paths[i])
 			continue;
 		ret = px_path_expand(*paths[i], px_runctx(), (long)getpid(), &expanded);
-		if (!ret)
-			*paths[i] = expanded;	/* the pattern stays popt's */
+		if (!ret) {
+			free(*paths[i]);	/* popt's copy of the pattern */
+			*paths[i] = expanded;
+		}
 	}
 	if (ret)
 		cli_usage_error(tool, "%s", px_last_error());

@@ -218,13 +218,15 @@ static int print_regions(struct px_region_run *rr, FILE *f, struct px_out *how)
 
 int main(int argc, const char **argv)
 {
-	struct options o = { .repeat = 1 };
+	/* static: what the options hold (popt's strings, the events) lives
+	 * until the exit and stays reachable, not leaked, at every return */
+	static struct options o = { .repeat = 1 };
+	static poptContext pc;
 	struct px_outfile out = { 0 };
 	struct px_report report = { 0 };
 	struct px_region_run regions = { 0 };
 	struct px_out how;
 	const struct px_backend *be;
-	poptContext pc;
 	char **cmd = parse_options(argc, argv, &o, &pc);
 	int ret;
 
@@ -257,6 +259,8 @@ int main(int argc, const char **argv)
 				o.events[i].name);
 	if (o.regions && print_regions(&regions, out.f ? out.f : stderr, &how))
 		return fail_runtime(&out);
+	cli_say_signal("perfex", report.signal);	/* before the counts, as they
+							 * may end a JSON stream */
 	px_report_print(out.f ? out.f : stderr, &report, &how);
 	if (out.f && px_outfile_commit(&out)) {
 		fprintf(stderr, "perfex: %s\n", px_last_error());

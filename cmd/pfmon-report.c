@@ -106,12 +106,14 @@ static int diff(char **files, const struct options *o, struct px_outfile *out)
 
 int main(int argc, const char **argv)
 {
-	struct options o = { .top = 10 };
+	/* static: what the options hold (popt's strings) lives until the
+	 * exit and stays reachable, not leaked, at every return */
+	static struct options o = { .top = 10 };
+	static poptContext pc;
 	struct px_outfile out = { 0 };
 	struct px_merge_input *in;
 	struct px_merge m = { 0 };
 	struct px_out how;
-	poptContext pc;
 	char **files = parse_options(argc, argv, &o, &pc);
 	size_t n = 0;
 	int ret = 0;

@@ -97,6 +97,13 @@ static void add_set(struct options *o, const char *list)
 	o->nsets++;
 }
 
+/* -e's list, which popt hands over to be freed */
+static void add_set_arg(struct options *o, char *list)
+{
+	add_set(o, list ? list : "");
+	free(list);
+}
+
 static struct poptOption *option_table(struct options *o)
 {
 	static struct poptOption table[64];
@@ -204,7 +211,7 @@ static char **parse_options(int argc, const char **argv, struct options *o, popt
 	poptSetOtherOptionHelp(pc, "[OPTION...] [command [args...]]");
 	while ((rc = poptGetNextOpt(pc)) > 0) {
 		switch (rc) {
-		case OPT_EVENTS: add_set(o, poptGetOptArg(pc) ? : ""); break;
+		case OPT_EVENTS: add_set_arg(o, poptGetOptArg(pc)); break;
 		case OPT_FOLLOW_FORK: o->follow |= PX_FOLLOW_FORK; break;
 		case OPT_FOLLOW_VFORK: o->follow |= PX_FOLLOW_VFORK; break;
 		case OPT_FOLLOW_PTHREAD: o->follow |= PX_FOLLOW_PTHREAD; break;
@@ -394,6 +401,7 @@ static int measure(struct options *o, char **cmd, struct px_outfile *out)
 	if (!ret) {
 		warn_unsupported(&m);
 		px_mon_print(out->f ? out->f : stdout, &m, &pr);
+		cli_say_signal("pfmon", m.signal);
 	}
 	ret = finish_run(ret, m.exec_errno, m.exit_code, out);
 	px_monitor_free(&m);
@@ -548,6 +556,8 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 			fputc('\n', stderr);
 		}
 	}
+	if (!ret)
+		cli_say_signal("pfmon", ss.run.signal);
 	ret = finish_run(ret, ss.exec_errno, ss.run.exit_code, out);
 	px_smpl_result_free(&res);
 	px_smpl_session_free(&ss);
@@ -557,9 +567,11 @@ static int sample(struct options *o, char **cmd, struct px_outfile *out)
 
 int main(int argc, const char **argv)
 {
-	struct options o = { .profile_top = 20 };
+	/* static: what the options hold (popt's strings, the events) lives
+	 * until the exit and stays reachable, not leaked, at every return */
+	static struct options o = { .profile_top = 20 };
+	static poptContext pc;
 	struct px_outfile out = { 0 };
-	poptContext pc;
 	char **cmd = parse_options(argc, argv, &o, &pc);
 	int ret;
 

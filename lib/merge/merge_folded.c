@@ -51,6 +51,11 @@ static int scan(const char *path, const char *text, uint64_t *total, size_t *lin
 		if (len && !folded_count(p, len, &count))
 			return px_fail(EPROTO, "%s:%lu: not a folded stack (frame;frame;... COUNT)",
 				       path, lineno);
+		/* every line ends with its newline: a file cut in a count
+		 * ("a;b 12" of "a;b 123") would sum a wrong total */
+		if (len && p[len] != '\n')
+			return px_fail(EPROTO, "%s:%lu: truncated: the last line has no end",
+				       path, lineno);
 		if (len) {
 			*total += count;
 			(*lines)++;

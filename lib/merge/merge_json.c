@@ -223,7 +223,9 @@ int px_merge_read_json(const char *path, const char *text, struct px_merge_input
 	tool = string_of(top, "tool");
 	if (!tool || (strcmp(tool, "perfex") && strcmp(tool, "pfmon")))
 		ret = bad(path, "not a perfex or pfmon output (no \"tool\")");
-	else if (!number_of(top, "schema", &schema) || schema != PX_SCHEMA)
+	else if (!number_of(top, "schema", &schema))
+		ret = bad(path, "no \"schema\" number: not written by this version of perfex or pfmon");
+	else if (schema != PX_SCHEMA)
 		ret = px_fail(EPROTO, "%s: schema %g: this pfmon-report reads schema %d (write the files again with this version)",
 			      path, schema, PX_SCHEMA);
 	else if (!strcmp(tool, "perfex"))

@@ -91,6 +91,7 @@ int px_report_count(const struct px_count_opts *o, struct px_child *first,
 		if (!ret)
 			px_report_add_run(r, m.units[0].counts, m.elapsed_ns,
 					  m.exit_code);
+		r->signal = m.signal;
 		interrupted = m.signal != 0;
 		px_monitor_free(&m);
 		if (interrupted)

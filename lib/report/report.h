@@ -32,6 +32,7 @@ struct px_report {
 	unsigned runs;
 	struct px_stats elapsed_ns;
 	int exit_code;			/* of the last run that failed, or 0 */
+	int signal;			/* that ended the last run, or 0 */
 };
 
 int px_report_init(struct px_report *r, const char *tool, char *const *argv,

@@ -335,6 +335,7 @@ static int sample_run(struct px_smpl_session *s)
 	s->exec_errno = m.exec_errno;	/* the command could not run */
 	s->run.exit_code = m.exit_code;
 	s->run.signal = m.signal;
+	s->run.signal = m.signal;
 	s->run.elapsed_ns = m.elapsed_ns;
 	if (!ret) {
 		px_smpl_totals(&m, &s->st);
