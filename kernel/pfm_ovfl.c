@@ -260,6 +260,20 @@ static void pfm_block_work(struct callback_head *head)
 	struct pfm_block *b = container_of(head, struct pfm_block, work);
 
 	for (;;) {
+		/*
+		 * An exiting target does not wait: do_exit() runs the works
+		 * queued until then (exit_task_work()), and there no signal
+		 * ends the wait, its SIGKILL already taken or no more
+		 * delivered, so a restart that never came held the exit for
+		 * ever (the fd's holder waiting for it, a deadlock).  An
+		 * overflow taken in the exit itself queues the work: a
+		 * counter's interrupt that comes after the last user
+		 * instruction, in exit_group().
+		 */
+		if (current->flags & PF_EXITING) {
+			clear_bit(PFM_BLOCK_QUEUED, &b->flags);
+			break;
+		}
 		if (wait_event_killable(b->wq, !test_bit(PFM_BLOCK_WAIT, &b->flags))) {
 			clear_bit(PFM_BLOCK_QUEUED, &b->flags);
 			break;		/* killed: it goes */
@@ -278,8 +292,9 @@ static void pfm_block_work(struct callback_head *head)
 /*
  * Queue fn on current, to run on its way back to user mode, with a
  * reference on ref that fn drops, counted in pfm_tw_pending until fn
- * calls pfm_task_work_done().  False when current is exiting: nothing is
- * queued then.  NMI-safe (no lock, no wakeup).
+ * calls pfm_task_work_done().  False once current's exit has run its
+ * works (exit_task_work()): nothing is queued then; before that, an
+ * exiting task runs fn in do_exit().  NMI-safe (no lock, no wakeup).
  */
 static bool pfm_queue_on_current(struct callback_head *work,
 				 task_work_func_t fn, refcount_t *ref)
@@ -305,13 +320,14 @@ static void pfm_block_locked(struct pfm_context *ctx)
 {
 	struct pfm_block *b = ctx->block;
 
-	if (!b || ctx->self || current != ctx->task)
-		return;
+	if (!b || ctx->self || current != ctx->task ||
+	    (current->flags & PF_EXITING))
+		return;		/* an exiting target: pfm_block_work() */
 	set_bit(PFM_BLOCK_WAIT, &b->flags);
 	smp_mb__after_atomic();	/* pairs with pfm_block_work() */
 	if (test_and_set_bit(PFM_BLOCK_QUEUED, &b->flags))
 		return;		/* the queued (or running) work waits */
-	/* not queued when the target is exiting: nothing to block */
+	/* not queued when the target's exit is past its works */
 	if (!pfm_queue_on_current(&b->work, pfm_block_work, &b->ref))
 		clear_bit(PFM_BLOCK_QUEUED, &b->flags);
 }

@@ -311,6 +311,8 @@ vm_initramfs() {
 		echo "export PFM_FIRST_FUNCTION=0x${t1addr:-0}"
 		echo "export PFM_SECOND_FUNCTION=0x${t2addr:-0}"
 		echo "export PFM_UNPRIV_UID=1000"
+		# calls of the fuzzer's bench (scripts/bench-module-fuzz.sh)
+		echo "PFM_FUZZ_CALLS=${PFM_FUZZ_CALLS:-1000000}"
 		# the hardware suite's settings (tests/hw/helpers.bash)
 		echo "export PFM_HW_BACKENDS=\"perf module\""
 		[ "$VM_ARCH" != arm64 ] ||
@@ -381,13 +383,18 @@ GR
 # CPU idle, 209 to 306 ms while it ran a loop), which skewed the module
 # suite's shares of time between event sets.  Without -icount qemu
 # emulates no instruction counter (INST_RETIRED is not advertised); the
-# cycle counter counts.  1 GB, as slub_debug's red zones and padding take room.
-# slub_debug=FZPU checks the slab allocator's objects (sanity, red zones,
-# poisoning, owner tracking) so a use after free or overrun in the module
-# is reported; kfence.sample_interval=100 samples allocations for KFENCE
-# where the kernel has it (Debian 6.1's arm64 kernel is built without
-# CONFIG_KFENCE: there the option does nothing).  The results come over a
-# virtio console (-device virtconsole), the guest's /dev/hvc0.
+# cycle counter counts.  The results come over a virtio console (-device
+# virtconsole), the guest's /dev/hvc0.
+#
+# Both guests: 1 GB, as slub_debug's red zones and padding take room (the
+# x86 guest had 512 MB before it ran with slub_debug), and
+# slub_debug=FZPU, which checks the slab allocator's objects (sanity, red
+# zones, poisoning, owner tracking) so that a use after free or an
+# overrun in the module is reported (vm_kernel_trouble: "BUG kmalloc-64
+# (...): Redzone overwritten"); kfence.sample_interval=100 samples
+# allocations for KFENCE where the kernel has it (Debian 6.1's amd64 and
+# arm64 kernels are built without CONFIG_KFENCE: there the option does
+# nothing).
 vm_boot() {
 	local suite=$1 vmlinuz=$2 img=$3
 	local out console
@@ -414,9 +421,9 @@ vm_boot() {
 		;;
 	*)
 		nice -n "${VM_NICE:--10}" timeout --kill-after=10 "$VM_TIMEOUT" qemu-system-x86_64 \
-			-accel tcg -m 512 -smp 2 -nographic -no-reboot \
+			-accel tcg -m 1024 -smp 2 -nographic -no-reboot \
 			-kernel "$vmlinuz" -initrd "$img" \
-			-append "console=ttyS0 panic=-1 loglevel=4" \
+			-append "console=ttyS0 panic=-1 loglevel=4 slub_debug=FZPU kfence.sample_interval=100" \
 			-serial "file:$console" -serial "file:$out" -monitor none \
 			</dev/null >&2
 		;;

@@ -22,6 +22,24 @@ setup() {
 	assert_output --regexp '^calls=6000 '
 }
 
+# Sequences: the steps of a context's life in random order from two
+# threads and a forked child sharing the contexts (pfm_fuzz.c).  The
+# sizes keep the x86 guest's run of this file under a minute longer;
+# make bench runs a million calls (scripts/bench-module-fuzz.sh).
+@test "fuzz sequences as root: 30000 calls from two threads and a child" {
+	start=$SECONDS
+	run -0 pfm_fuzz -s 30000 0x2468ace
+	echo "# sequences as root: $((SECONDS - start)) s: $output" >&3
+	assert_output --regexp '^calls=30000 '
+}
+
+@test "fuzz sequences as an unprivileged user: 30000 calls" {
+	start=$SECONDS
+	run -0 as_user pfm_fuzz -s 30000 0x1357bdf
+	echo "# sequences as the user: $((SECONDS - start)) s: $output" >&3
+	assert_output --regexp '^calls=30000 '
+}
+
 # bats test_tags=breakpoint
 @test "after fuzzing: no context left behind and counting still exact" {
 	[ "$(contexts)" -eq 0 ]
