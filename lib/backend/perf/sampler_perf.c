@@ -835,10 +835,13 @@ static int decode_sample(struct px_sampler *s, const struct ring *r,
 		s->act_ovfls++;
 	s->pmd[pmd].reloaded = true;
 	if (s->read_group) {
-		uint64_t nr = u[k++];
+		uint64_t nr;
 
-		k += 2;		/* time enabled and running */
-		if (nr > s->n || k + 2 * nr > nu)
+		if (nu - k < 3)	/* nr, time enabled and running */
+			return 0;
+		nr = u[k];
+		k += 3;
+		if (nr > s->n || 2 * nr > nu - k)
 			return 0;
 		for (uint64_t j = 0; j < nr; j++, k += 2) {
 			int m = find_pmd(r, s->n, u[k + 1]);
