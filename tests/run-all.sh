@@ -194,7 +194,7 @@ san_suite() {
 	# that expects another
 	export ASAN_OPTIONS="log_path=$logs/asan:detect_leaks=1:exitcode=86"
 	export UBSAN_OPTIONS="print_stacktrace=1:exitcode=86"
-	export LSAN_OPTIONS="suppressions=$PWD/tests/san.supp"
+	export LSAN_OPTIONS="suppressions=$PWD/tests/san.supp:print_suppressions=0"
 	for t in build/san/tests/unit/test_*; do
 		[ -x "$t" ] && run_suite "san unit $(basename "$t")" "$UNIT_TEST_TIMEOUT" "$t"
 	done
