@@ -70,6 +70,27 @@ pfmon_out() {
 	"$PFMON" "${PF[@]}" "$opt=$path" "$@"
 }
 
+# refused_at_open DIR REASON: perfex, pfmon with each output and
+# pfmon-report, writing DIR/out, fail at open saying REASON, before the
+# command runs, and leave the old file whole.
+refused_at_open() {
+	local F=$1 opt
+	run -1 --separate-stderr "$PERFEX" -o "$F/out" -e task-clock touch "$T/ran"
+	assert_regex "$stderr" "cannot open '$F/out': $2"
+	[ ! -e "$T/ran" ] || fail "perfex ran the command though it could not open its output"
+	old_whole "$F" "out "
+	for opt in "${PF_OUTS[@]}"; do
+		run -1 --separate-stderr pfmon_out "$opt" "$F/out" touch "$T/ran"
+		assert_regex "$stderr" "cannot open '$F/out': $2"
+		[ ! -e "$T/ran" ] || fail "pfmon $opt ran the command though it could not open its output"
+		old_whole "$F" "out "
+	done
+	"$PERFEX" --json -o "$T/c.json" -e task-clock true
+	run -1 --separate-stderr "$REPORT" -o "$F/out" "$T/c.json"
+	assert_regex "$stderr" "cannot open '$F/out': $2"
+	old_whole "$F" "out "
+}
+
 @test "full file system at open: no room for the temporary file, every tool fails before the command runs, the old file whole" {
 	need_root
 	F=$T/full
@@ -78,20 +99,7 @@ pfmon_out() {
 	mount -t tmpfs -o size=64k,nr_inodes=2 tmpfs "$F"
 	echo "$OLD" >"$F/out"
 	run -1 touch "$F/x"
-	run -1 --separate-stderr "$PERFEX" -o "$F/out" -e task-clock touch "$T/ran"
-	assert_regex "$stderr" "cannot open '$F/out': No space left on device"
-	[ ! -e "$T/ran" ] || fail "perfex ran the command though it could not open its output"
-	old_whole "$F" "out "
-	for opt in "${PF_OUTS[@]}"; do
-		run -1 --separate-stderr pfmon_out "$opt" "$F/out" touch "$T/ran"
-		assert_regex "$stderr" "cannot open '$F/out': No space left on device"
-		[ ! -e "$T/ran" ] || fail "pfmon $opt ran the command though it could not open its output"
-		old_whole "$F" "out "
-	done
-	"$PERFEX" --json -o "$T/c.json" -e task-clock true
-	run -1 --separate-stderr "$REPORT" -o "$F/out" "$T/c.json"
-	assert_regex "$stderr" "cannot open '$F/out': No space left on device"
-	old_whole "$F" "out "
+	refused_at_open "$F" "No space left on device"
 }
 
 @test "full file system at the last flush: outputs smaller than one buffer fail when committed, the old file whole, nothing left" {
@@ -170,20 +178,7 @@ pfmon_out() {
 	rm "$F/fill"
 	# chmod would not stop root: the file system itself is read-only
 	mount -o remount,ro "$F"
-	run -1 --separate-stderr "$PERFEX" -o "$F/out" -e task-clock touch "$T/ran"
-	assert_regex "$stderr" "cannot open '$F/out': Read-only file system"
-	[ ! -e "$T/ran" ] || fail "perfex ran the command though it could not open its output"
-	old_whole "$F" "out "
-	for opt in "${PF_OUTS[@]}"; do
-		run -1 --separate-stderr pfmon_out "$opt" "$F/out" touch "$T/ran"
-		assert_regex "$stderr" "cannot open '$F/out': Read-only file system"
-		[ ! -e "$T/ran" ] || fail "pfmon $opt ran the command though it could not open its output"
-		old_whole "$F" "out "
-	done
-	"$PERFEX" --json -o "$T/c.json" -e task-clock true
-	run -1 --separate-stderr "$REPORT" -o "$F/out" "$T/c.json"
-	assert_regex "$stderr" "cannot open '$F/out': Read-only file system"
-	old_whole "$F" "out "
+	refused_at_open "$F" "Read-only file system"
 }
 
 @test "the output folder removed during the run: the tool fails at the end, saying so, and creates nothing" {
