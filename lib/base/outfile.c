@@ -35,27 +35,56 @@ static int open_in_place(struct px_outfile *o, const char *path, bool append)
 	return 0;
 }
 
-/* A fresh temporary file beside path, with the mode a plain create of
- * path would have given (or path's own mode when it exists). */
-static int open_temporary(struct px_outfile *o, const char *path)
+/* The mode a plain create of path would give it (or path's own mode
+ * when it exists). */
+static mode_t target_mode(const char *path)
 {
 	struct stat st;
 	mode_t mask = umask(0);
-	int fd, err;
 
 	umask(mask);
-	if (asprintf(&o->tmp_path, "%s.XXXXXX", path) < 0) {
-		o->tmp_path = NULL;
-		return px_fail(ENOMEM, "out of memory");
+	return (!stat(path, &st) ? st.st_mode : 0666) & ~mask & 07777;
+}
+
+/* An unnamed file in path's folder (O_TMPFILE), or -1 with errno. */
+static int open_anonymous(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup(".");
+	int fd;
+
+	if (!dir) {
+		errno = ENOMEM;
+		return -1;
 	}
-	fd = mkstemp(o->tmp_path);
+	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	free(dir);
+	return fd;
+}
+
+/* A fresh temporary file beside path, unnamed where the file system
+ * allows, else path.XXXXXX. */
+static int open_temporary(struct px_outfile *o, const char *path)
+{
+	int fd = open_anonymous(path), err;
+
+	if (fd >= 0) {
+		o->anonymous = true;
+	} else if (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL) {
+		/* no O_TMPFILE in this file system (or kernel) */
+		if (asprintf(&o->tmp_path, "%s.XXXXXX", path) < 0) {
+			o->tmp_path = NULL;
+			return px_fail(ENOMEM, "out of memory");
+		}
+		fd = mkstemp(o->tmp_path);
+	}
 	if (fd < 0) {
 		err = errno;
 		free(o->tmp_path);
 		o->tmp_path = NULL;
 		return px_fail(err, "cannot open '%s': %s", path, strerror(err));
 	}
-	fchmod(fd, (!stat(path, &st) ? st.st_mode : 0666) & ~mask & 07777);
+	fchmod(fd, target_mode(path));
 	o->f = fdopen(fd, "w");
 	if (!o->f) {
 		err = errno;
@@ -63,6 +92,30 @@ static int open_temporary(struct px_outfile *o, const char *path)
 		return px_fail(err, "cannot open '%s': %s", path, strerror(err));
 	}
 	return 0;
+}
+
+/* The unnamed file, complete, linked in beside the target under a fresh
+ * name (o->tmp_path) for the rename over it: linkat cannot replace. */
+static int name_anonymous(struct px_outfile *o)
+{
+	char proc[64];
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fileno(o->f));
+	for (int tries = 0; tries < 100; tries++) {
+		free(o->tmp_path);
+		if (asprintf(&o->tmp_path, "%s.%06lx", o->path,
+			     (unsigned long)random() & 0xffffff) < 0) {
+			o->tmp_path = NULL;
+			return -ENOMEM;
+		}
+		if (!linkat(AT_FDCWD, proc, AT_FDCWD, o->tmp_path, AT_SYMLINK_FOLLOW))
+			return 0;
+		if (errno != EEXIST)
+			break;
+	}
+	free(o->tmp_path);
+	o->tmp_path = NULL;
+	return -errno;
 }
 
 /* The file a symbolic link names, existing or not (malloc'ed). */
@@ -122,12 +175,14 @@ int px_outfile_open(struct px_outfile *o, const char *path, bool append)
 
 int px_outfile_commit(struct px_outfile *o)
 {
-	int ret = 0;
+	bool temporary = o->tmp_path || o->anonymous;
+	int ret = 0, err;
 
-	if (fflush(o->f) || ferror(o->f) ||
-	    (o->tmp_path && fsync(fileno(o->f))))
+	if (fflush(o->f) || ferror(o->f) || (temporary && fsync(fileno(o->f))))
 		ret = px_fail(errno ? errno : EIO, "cannot write '%s': %s",
 			      o->path, strerror(errno ? errno : EIO));
+	if (!ret && o->anonymous && (err = name_anonymous(o)))
+		ret = px_fail(-err, "cannot write '%s': %s", o->path, strerror(-err));
 	if (fclose(o->f) && !ret)
 		ret = px_fail(errno, "cannot write '%s': %s", o->path, strerror(errno));
 	o->f = NULL;

@@ -1,5 +1,9 @@
 /* Result files written whole or not at all: output goes to a temporary
- * file beside the target, renamed over it only when the run succeeded. */
+ * file beside the target, renamed over it only when the run succeeded.
+ * Where the file system allows (O_TMPFILE: ext4, xfs, btrfs, tmpfs), the
+ * temporary file has no name until it is complete: a tool killed with
+ * SIGKILL mid-run leaves nothing behind; elsewhere it is TARGET.XXXXXX
+ * from the start. */
 #ifndef PX_OUTFILE_H
 #define PX_OUTFILE_H
 
@@ -9,7 +13,9 @@
 struct px_outfile {
 	FILE *f;
 	char *path;
-	char *tmp_path;
+	char *tmp_path;		/* the temporary file's name, NULL while it
+				 * has none (O_TMPFILE) */
+	bool anonymous;		/* O_TMPFILE: named at the commit */
 	bool append;
 };
 

@@ -50,6 +50,10 @@ static void test_commit(void)
 	if (!is_int(px_outfile_open(&o, path, false), 0, "open a new file"))
 		return;
 	ok(access(path, F_OK) != 0, "nothing at the target before commit");
+	/* /tmp is a file system with O_TMPFILE (tmpfs or ext4): a tool
+	 * killed now leaves nothing */
+	is_int(entries(), 0, "nor a temporary file's name while writing");
+	ok(o.anonymous && !o.tmp_path, "the temporary file is unnamed");
 	fputs("first\n", o.f);
 	is_int(px_outfile_commit(&o), 0, "commit");
 	is_str(slurp(path), "first\n", "the content is in place");
