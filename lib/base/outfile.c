@@ -181,8 +181,9 @@ int px_outfile_commit(struct px_outfile *o)
 	if (fflush(o->f) || ferror(o->f) || (temporary && fsync(fileno(o->f))))
 		ret = px_fail(errno ? errno : EIO, "cannot write '%s': %s",
 			      o->path, strerror(errno ? errno : EIO));
+	/* naming it is the first half of putting it in place */
 	if (!ret && o->anonymous && (err = name_anonymous(o)))
-		ret = px_fail(-err, "cannot write '%s': %s", o->path, strerror(-err));
+		ret = px_fail(-err, "cannot replace '%s': %s", o->path, strerror(-err));
 	if (fclose(o->f) && !ret)
 		ret = px_fail(errno, "cannot write '%s': %s", o->path, strerror(errno));
 	o->f = NULL;
