@@ -20,6 +20,8 @@ struct px_perfscript {
 
 static void put(struct px_perfscript *p, const char *s, size_t n)
 {
+	if (!n)		/* text may not be allocated yet */
+		return;
 	if (px_grow((void **)&p->text, &p->cap, p->len, n, 1, 4096)) {
 		p->nomem = true;
 		return;

@@ -58,7 +58,8 @@ static int keep_chain(struct px_smpl_session *s, struct px_smpl_rec *r,
 	r->nkernel = (uint16_t)x->nr_kernel;
 	r->nuser = (uint16_t)x->nr_user;
 	r->cc_flags = (uint16_t)x->cc_flags;
-	memcpy(s->chain_ips + s->nchain_ips, x->frames, n * sizeof(*x->frames));
+	if (n)		/* chain_ips is NULL until a sample has frames */
+		memcpy(s->chain_ips + s->nchain_ips, x->frames, n * sizeof(*x->frames));
 	s->nchain_ips += n;
 	r->has_stack = x->regs != NULL;
 	r->stack_size = 0;
@@ -70,7 +71,8 @@ static int keep_chain(struct px_smpl_session *s, struct px_smpl_rec *r,
 	r->soff = (size_t)(p - (unsigned char *)s->stacks.p);
 	r->stack_size = x->stack_size;
 	memcpy(p, x->regs, 8 * PFM_CC_NREGS);
-	memcpy(p + 8 * PFM_CC_NREGS, x->stack, x->stack_size);
+	if (x->stack_size)
+		memcpy(p + 8 * PFM_CC_NREGS, x->stack, x->stack_size);
 	return 0;
 }
 
