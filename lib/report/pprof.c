@@ -111,10 +111,8 @@ static void pprof_free(struct px_pprof *p)
 /* A place's Location: its address, its mapping, one Line per inline
  * level, innermost first.  Level j's function is names[j] (the call
  * graph's frames, whose unknown places read "?? (MODULE+0xOFFSET)", or
- * the place's own names without call graphs); its line is where the
- * place is in it: the place's line in the innermost, the call site of
- * the level inside it in each function around it (px_inline_frame: the
- * call in the next function out). */
+ * the place's own names without call graphs); its file and line are
+ * where the place is in it (px_location_level_file, _line). */
 static int place_location(struct px_pprof *p, const struct px_location *loc,
 			  const char *const *names, uint32_t *out)
 {
@@ -130,14 +128,14 @@ static int place_location(struct px_pprof *p, const struct px_location *loc,
 	    (id = pp_location_new(p, loc->serial, n, &lines)) < 0)
 		return -ENOMEM;
 	for (size_t j = 0; j < n; j++) {
-		const char *src = j ? loc->inlines[j - 1].call_file : loc->file;
+		const char *src = px_location_level_file(loc, j);
 
 		STR(p, names[j], name);
 		STR(p, strcmp(src, "??") ? src : "", file);
 		if ((fn = pp_function(p, name, module, file)) < 0)
 			return (int)fn;
 		lines[j].function = (uint32_t)fn;
-		lines[j].line = j ? loc->inlines[j - 1].call_line : loc->line;
+		lines[j].line = px_location_level_line(loc, j);
 	}
 	p->locations[id - 1].address = loc->ip;
 	p->locations[id - 1].mapping = (uint32_t)map;
@@ -174,7 +172,7 @@ static int sampled_location(struct px_pprof *p, const struct px_location *loc, u
 	if (px_grow((void **)&p->names, &p->names_cap, 0, levels, sizeof(*p->names), 16))
 		return -ENOMEM;
 	for (size_t j = 0; j < levels; j++)
-		p->names[j] = j < loc->n_inline ? loc->inlines[j].func : loc->func;
+		p->names[j] = px_location_level_func(loc, j);
 	return place_location(p, loc, p->names, out);
 }
 

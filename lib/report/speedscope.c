@@ -73,8 +73,17 @@ static void speedscope_free(struct px_speedscope *p)
 	free(p);
 }
 
+/* Frame id's source file, when it has none yet (file NULL or "??": not
+ * known).  id, or -ENOMEM. */
+static ssize_t frame_file(struct px_speedscope *p, ssize_t id, const char *file)
+{
+	if (file && strcmp(file, "??") && !p->files[id] && !(p->files[id] = strdup(file)))
+		return -ENOMEM;
+	return id;
+}
+
 /* The number of frame (name, module), with its source file if it has
- * none yet (file NULL or "??": not known).  >= 0, or -ENOMEM. */
+ * none yet (frame_file).  >= 0, or -ENOMEM. */
 static ssize_t frame(struct px_speedscope *p, const char *name, const char *module,
 		     const char *file)
 {
@@ -89,27 +98,17 @@ static ssize_t frame(struct px_speedscope *p, const char *name, const char *modu
 			return -ENOMEM;
 		p->files[p->nframes++] = NULL;
 	}
-	if (file && strcmp(file, "??") && !p->files[id] && !(p->files[id] = strdup(file)))
-		return -ENOMEM;
-	return id;
+	return frame_file(p, id, file);
 }
 
-/* A place's functions with their source files (without call graphs):
- * level j's file is the innermost's for j = 0, else the call site's of
- * level j - 1, which is in level j's function. */
-static const char *level_file(const struct px_location *loc, size_t j)
-{
-	return j ? loc->inlines[j - 1].call_file : loc->file;
-}
-
+/* A place's functions with their source files (without call graphs). */
 static int place_files(struct px_speedscope *p, const struct px_location *loc)
 {
 	if (!strcmp(loc->func, "??"))
 		return 0;
 	for (size_t j = 0; j <= loc->n_inline; j++) {
-		const char *name = j < loc->n_inline ? loc->inlines[j].func : loc->func;
-
-		if (frame(p, name, loc->module, level_file(loc, j)) < 0)
+		if (frame(p, px_location_level_func(loc, j), loc->module,
+			  px_location_level_file(loc, j)) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -134,9 +133,7 @@ static ssize_t cg_frame(struct px_speedscope *p, const struct px_cg *cg, uint32_
 	if (id < 0)
 		return p->of_cg[fr] = frame(p, px_cg_frame_name(cg, fr), px_cg_frame_module(cg, fr),
 					    file);
-	if (file && !p->files[id] && strcmp(file, "??") && !(p->files[id] = strdup(file)))
-		return -ENOMEM;
-	return id;
+	return frame_file(p, id, file);
 }
 
 /* The files of a stack's frames that places gave (each place's frames,
@@ -151,7 +148,8 @@ static int stack_files(struct px_speedscope *p, const struct px_cg *cg,
 		bool named = loc && strcmp(loc->func, "??");
 
 		for (size_t j = 0; j < st->places[i].nframes; j++)
-			if (cg_frame(p, cg, st->frames[--left], named ? level_file(loc, j) : NULL) < 0)
+			if (cg_frame(p, cg, st->frames[--left],
+				     named ? px_location_level_file(loc, j) : NULL) < 0)
 				return -ENOMEM;
 	}
 	return 0;

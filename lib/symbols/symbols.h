@@ -74,6 +74,26 @@ struct px_location {
 	const struct px_inline_frame *inlines;	/* n_inline entries */
 };
 
+/* Inline level j of loc, 0 the innermost, loc->n_inline the function
+ * holding them all: its function, and where loc is in it: the place's
+ * own file and line in the innermost, in each function around it the
+ * call of the level inside it (px_inline_frame: the call in the next
+ * function out). */
+static inline const char *px_location_level_func(const struct px_location *loc, size_t j)
+{
+	return j < loc->n_inline ? loc->inlines[j].func : loc->func;
+}
+
+static inline const char *px_location_level_file(const struct px_location *loc, size_t j)
+{
+	return j ? loc->inlines[j - 1].call_file : loc->file;
+}
+
+static inline int px_location_level_line(const struct px_location *loc, size_t j)
+{
+	return j ? loc->inlines[j - 1].call_line : loc->line;
+}
+
 struct px_symbols;
 
 int px_symbols_open_pid(struct px_symbols **out, pid_t pid,
