@@ -44,13 +44,13 @@ void cli_usage_error(const char *tool, const char *fmt, ...)
  * the result file, when open, is discarded.  Returns EXIT_RUNTIME. */
 int cli_runtime_error(const char *tool, struct px_outfile *out);
 
-/* Read the run's place in a parallel job (lib/base/runctx.h) and expand
- * the output file name patterns in *paths[0..n) (NULL entries skipped) in
- * place.  A bad launcher variable or pattern: the message, exit 2. */
 /* Say on standard error that the measured command was killed by signal
  * sig (0: it was not), as a shell would. */
 void cli_say_signal(const char *tool, int sig);
 
+/* Read the run's place in a parallel job (lib/base/runctx.h) and expand
+ * the output file name patterns in *paths[0..n) (NULL entries skipped) in
+ * place.  A bad launcher variable or pattern: the message, exit 2. */
 void cli_run_context(const char *tool, char **const paths[], size_t n);
 
 #endif

@@ -99,6 +99,7 @@ static int open_temporary(struct px_outfile *o, const char *path)
 static int name_anonymous(struct px_outfile *o)
 {
 	char proc[64];
+	int err;
 
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fileno(o->f));
 	for (int tries = 0; tries < 100; tries++) {
@@ -113,9 +114,10 @@ static int name_anonymous(struct px_outfile *o)
 		if (errno != EEXIST)
 			break;
 	}
+	err = errno;
 	free(o->tmp_path);
 	o->tmp_path = NULL;
-	return -errno;
+	return -err;
 }
 
 /* The file a symbolic link names, existing or not (malloc'ed). */
