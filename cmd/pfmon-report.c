@@ -90,7 +90,7 @@ static int diff(char **files, const struct options *o, struct px_outfile *out)
 			free(base);
 		}
 		ret = cli_runtime_error("pfmon-report", out);
-	} else if (svg.f && (px_diff_flamegraph(svg.f, &d) || px_outfile_commit(&svg))) {
+	} else if (svg.f && px_outfile_close(&svg, px_diff_flamegraph(svg.f, &d))) {
 		ret = cli_runtime_error("pfmon-report", out);
 	} else {
 		px_out_init(&how, o->separator, o->json);

@@ -209,3 +209,13 @@ void px_outfile_discard(struct px_outfile *o)
 	free(o->path);
 	memset(o, 0, sizeof(*o));
 }
+
+int px_outfile_close(struct px_outfile *o, int ret)
+{
+	if (!ret)
+		return px_outfile_commit(o);
+	if (o->f && ferror(o->f))
+		ret = px_fail(-ret, "cannot write '%s': %s", o->path, strerror(-ret));
+	px_outfile_discard(o);
+	return ret;
+}

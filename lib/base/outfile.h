@@ -25,5 +25,10 @@ int px_outfile_open(struct px_outfile *o, const char *path, bool append);
 /* Flush and move into place; on failure the target is left untouched. */
 int px_outfile_commit(struct px_outfile *o);
 void px_outfile_discard(struct px_outfile *o);
+/* The end of a file whose writing returned ret (0 or -errno): committed
+ * when ret is 0, else discarded.  A failure that was a write to this file
+ * (its stream in error: a full disk midway) is reported with the file's
+ * name, whatever the writer, which may not know the name, said. */
+int px_outfile_close(struct px_outfile *o, int ret);
 
 #endif

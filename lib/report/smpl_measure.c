@@ -78,22 +78,17 @@ static int files_open(const struct px_smpl_measure_opts *o, struct session_files
 	return ret;
 }
 
-static int outfile_close(struct px_outfile *f, int ret)
-{
-	return ret ? (px_outfile_discard(f), ret) : px_outfile_commit(f);
-}
-
 /* Commit them all after a run that succeeded, else discard them all. */
 static int files_close(struct session_files *fl, int ret)
 {
 	if (fl->has_samples)
 		ret = ret ? (px_smpl_out_discard(&fl->samples), ret) : px_smpl_out_commit(&fl->samples);
 	if (fl->has_folded)
-		ret = outfile_close(&fl->folded, ret);
+		ret = px_outfile_close(&fl->folded, ret);
 	if (fl->has_flame)
-		ret = outfile_close(&fl->flame, ret);
+		ret = px_outfile_close(&fl->flame, ret);
 	for (size_t i = 0; i < fl->nexports; i++)
-		ret = outfile_close(&fl->exports[i].file, ret);
+		ret = px_outfile_close(&fl->exports[i].file, ret);
 	return ret;
 }
 

@@ -134,7 +134,8 @@ int px_smpl_out_write_chain(struct px_smpl_out *o, const struct px_sample *s,
 	if (ch && ch->names)
 		write_names(o, ch);
 	if (fputs(o->json ? "}\n" : "\n", f) == EOF)
-		return px_fail(EIO, "cannot write the sample file: %s", strerror(errno));
+		return px_fail(errno ? errno : EIO, "cannot write '%s': %s", o->of.path,
+			       strerror(errno ? errno : EIO));
 	o->index++;
 	return 0;
 }

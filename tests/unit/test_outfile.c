@@ -189,6 +189,33 @@ static void test_symlink(void)
 	unlink(target);
 }
 
+/* A write that fails midway (/dev/full: ENOSPC at the first buffer's
+ * flush) is reported by px_outfile_close with the file's name, whatever
+ * the writer said; a writer's failure that was no write keeps its own
+ * message. */
+static void test_close_names_the_file(void)
+{
+	struct px_outfile o;
+	char big[3 * BUFSIZ];
+	int ret;
+
+	memset(big, 'x', sizeof(big));
+	ok(px_outfile_open(&o, "/dev/full", false) == 0, "/dev/full opens");
+	fwrite(big, 1, sizeof(big), o.f);
+	ret = px_outfile_close(&o, px_fail(ENOSPC, "cannot write folded stacks"));
+	is_int(ret, -ENOSPC, "the write's error");
+	is_str(px_last_error(), "cannot write '/dev/full': No space left on device",
+	       "the message names the file");
+	ok(o.f == NULL && o.path == NULL, "the file is closed and forgotten");
+
+	ok(px_outfile_open(&o, "/dev/null", false) == 0, "/dev/null opens");
+	ret = px_outfile_close(&o, px_fail(ENOMEM, "call graph: out of memory"));
+	is_int(ret, -ENOMEM, "the writer's error");
+	is_str(px_last_error(), "call graph: out of memory", "its own message kept");
+	ok(px_outfile_open(&o, "/dev/null", false) == 0 && px_outfile_close(&o, 0) == 0,
+	   "a file written whole is committed");
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -201,6 +228,7 @@ int main(void)
 	test_unwritable();
 	test_special_files();
 	test_symlink();
+	test_close_names_the_file();
 	rmdir(dir);
 	return done_testing();
 }
