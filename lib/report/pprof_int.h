@@ -124,5 +124,9 @@ int64_t pp_mapping_of(struct px_pprof *p, uint32_t file, uint64_t ip);
 /* Before writing: the derived mappings' ranges, the callers' frames'
  * mappings (by file name), every file's build-id.  0 or -ENOMEM. */
 int pp_mappings_complete(struct px_pprof *p);
+/* The index of the mapping to write first, which pprof takes for the
+ * main binary: the command's program, whatever order the samples came
+ * in (pprof_mapping.c says how it is found). */
+size_t pp_main_mapping(const struct px_pprof *p);
 
 #endif

@@ -138,3 +138,58 @@ int pp_mappings_complete(struct px_pprof *p)
 		ret = build_id(p, i);
 	return ret;
 }
+
+/* Whether a file is a program: a path (not "[kernel]", "[vdso]" or the
+ * "??" of an address in no known file) that is no shared library
+ * (NAME.so, NAME.so.N...), as pprof's own guess tells them apart. */
+static bool program(const char *file)
+{
+	const char *so = strstr(file, ".so");
+
+	if (file[0] != '/')
+		return false;
+	for (; so; so = strstr(so + 1, ".so"))
+		if (!so[3] || ((so[3] == '.' || so[3] == '_') && so[4] >= '0' && so[4] <= '9'))
+			return false;
+	return true;
+}
+
+/* The profile's first mapping of the file at path, or -1. */
+static ssize_t mapping_of_file(const struct px_pprof *p, const char *path)
+{
+	for (size_t i = 0; i < p->nmappings; i++)
+		if (!strcmp(pp_string_at(p, p->mappings[i].file), path))
+			return (ssize_t)i;
+	return -1;
+}
+
+/* The command's program is the program mapped first: the kernel's
+ * records carry the time of each mmap, and an exec maps the program
+ * before its loader and libraries.  Mappings of no time (read from /proc
+ * for an attached task, which lists the program before its libraries;
+ * the module backend's) count in the order recorded.  Whichever of its
+ * places the samples reached first; failing that, the first program the
+ * samples reached, then the first mapping. */
+size_t pp_main_mapping(const struct px_pprof *p)
+{
+	const struct px_smpl_session *s = p->session;
+	ssize_t best = -1, i;
+	uint64_t best_time = 0;
+
+	for (size_t k = 0; k < s->nmaps; k++) {
+		const struct px_mapping *m = &s->maps[k];
+
+		if (!program(m->path) || (i = mapping_of_file(p, m->path)) < 0)
+			continue;
+		if (best < 0 || (m->time && (!best_time || m->time < best_time))) {
+			best = i;
+			best_time = m->time;
+		}
+	}
+	if (best >= 0)
+		return (size_t)best;
+	for (size_t k = 0; k < p->nmappings; k++)
+		if (program(pp_string_at(p, p->mappings[k].file)))
+			return k;
+	return 0;
+}

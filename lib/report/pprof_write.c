@@ -61,35 +61,12 @@ static void samples(const struct px_pprof *p, struct px_pb *b, struct px_pb *m)
 	}
 }
 
-/* Whether a file is a shared library (NAME.so, NAME.so.N...) or no
- * file ([vdso], [kernel]). */
-static bool library(const char *file)
-{
-	const char *so = strstr(file, ".so");
-
-	for (; so; so = strstr(so + 1, ".so"))
-		if (!so[3] || ((so[3] == '.' || so[3] == '_') && so[4] >= '0' && so[4] <= '9'))
-			return true;
-	return file[0] == '[' || !file[0];
-}
-
-/* The first mapping of a program (not a library), which pprof takes for
- * the main binary when it comes first: as pprof's own guess picks it
- * from the mappings of the profiles it converts. */
-static size_t main_mapping(const struct px_pprof *p)
-{
-	for (size_t i = 0; i < p->nmappings; i++)
-		if (!library(pp_string_at(p, p->mappings[i].file)))
-			return i;
-	return 0;
-}
-
 /* Every mapping holds functions, and, where DWARF was read, files and
  * lines: told so, pprof does not look for the files to symbolise them
  * itself.  The main binary's first. */
 static void mappings(const struct px_pprof *p, struct px_pb *b, struct px_pb *m)
 {
-	size_t first = main_mapping(p);
+	size_t first = pp_main_mapping(p);
 
 	for (size_t k = 0; k < p->nmappings; k++) {
 		size_t i = !k ? first : k <= first ? k - 1 : k;
