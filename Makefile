@@ -118,7 +118,7 @@ LIBPX_OBJS = $(patsubst %.c,$(B)/obj/%.o,$(wildcard lib/self/*.c) lib/event/even
 	$(wildcard formats/*/lib/*.c) lib/base/error.c lib/base/runctx.c lib/base/grow.c lib/base/scale.c lib/report/row.c lib/report/emit.c)
 LIBPX = $(B)/lib/$(LIBPX_SONAME) $(B)/lib/libpx.so $(B)/lib/libpx.a $(B)/lib/pkgconfig/libpx.pc
 PUBLIC_API_HDRS = include/px_counters.h include/px_region.h
-# The examples of README's "libpx" section, built against build/lib as a
+# The examples of docs/libpx.md, built against build/lib as a
 # program would be against the installed library.
 EXAMPLES = $(patsubst %.c,$(B)/%,$(wildcard examples/*.c))
 
@@ -291,7 +291,7 @@ $(B)/tests/hw/selfread $(B)/tests/hw/selfovf: $(B)/tests/hw/%: tests/hw/%.c test
 		$(LIB) $(PUBLIC_API_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iinclude -static -o $@ $< $(LIB) -lpfm -lelf -lz -lm -lpthread
-# a program marking regions, linked as README says programs link libpx:
+# a program marking regions, linked as docs/libpx.md says programs link libpx:
 # pkg-config's flags (the tree's libpx.pc), the shared library
 LIBPX_PC = PKG_CONFIG_PATH=$(B)/lib/pkgconfig $(PKG_CONFIG)
 $(B)/tests/hw/selfregion: tests/hw/selfregion.c tests/hw/loop5.h $(LIBPX) $(PUBLIC_STAMP)
@@ -344,7 +344,7 @@ deps:
 # The test target installs its own dependencies first, so it must not
 # depend on targets that need them to build.
 # libFuzzer fuzzers of the parsers of outside input (tests/fuzz/fuzz_*.c,
-# README "Fuzzing"): clang, with the library's sources built again with
+# docs/testing.md, "Fuzzing"): clang, with the library's sources built again with
 # -fsanitize=fuzzer-no-link,address,undefined into build/fuzz.  `make
 # fuzz` runs each for FUZZ_SECONDS; make check replays their corpora.
 FUZZ_CC = clang
@@ -380,7 +380,7 @@ check:
 
 # The hardware-counter suite on this machine's own PMU (a real x86 or
 # arm64 machine, not a VM without one): perf backend, and the module's
-# too when /dev/perfmon is there.  README.md ("Hardware counters") says
+# too when /dev/perfmon is there.  docs/arm64.md ("On a machine with a PMU") says
 # what it needs.
 check-hw: all
 	tests/run-all.sh hw

@@ -1,4 +1,4 @@
-/* libpx example: a program counts its own work (README, "libpx").
+/* libpx example: a program counts its own work (docs/libpx.md).
  *
  *   cc -o count_self count_self.c $(pkg-config --cflags --libs libpx)
  *   ./count_self [EVENTS [PAGES]]

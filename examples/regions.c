@@ -1,5 +1,4 @@
-/* libpx example: code-region markers in a threaded program (README,
- * "libpx").
+/* libpx example: code-region markers in a threaded program (docs/libpx.md).
  *
  *   cc -DPX_REGIONS -o regions regions.c $(pkg-config --cflags --libs libpx) -lpthread
  *   perfex --regions -e task-clock,page-faults ./regions [PAGES [THREADS]]

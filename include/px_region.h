@@ -15,7 +15,7 @@
  * marker.  Regions nest and end in the reverse order they began; a
  * region counts the thread that marks it, not the threads it starts.
  * Per region and thread: calls, and per event the sum, min, mean and max
- * per call, written when the program exits (README, "Code regions").
+ * per call, written when the program exits (docs/libpx.md, "Code regions").
  *
  * Both return 0 or -errno (an end that does not match the innermost open
  * region, nesting deeper than 64, a name longer than 63 bytes, counters

@@ -13,7 +13,7 @@
 #
 # A finding (crash, sanitizer report, leak, timeout) is written to
 # build/fuzz/findings/NAME/; to keep it as a regression input, copy it to
-# tests/fuzz/crashes/NAME/ once it is fixed (README "Fuzzing").
+# tests/fuzz/crashes/NAME/ once it is fixed (docs/testing.md, "Fuzzing").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -19,7 +19,7 @@
 #                                      in the arm64 guest, both backends
 #   tests/run-all.sh module-arm64      the module suite in the arm64 guest
 #                                      (its tests not tagged breakpoint,
-#                                      x86 or nopmu: README.md)
+#                                      x86 or nopmu: docs/arm64.md)
 #   tests/run-all.sh hw [BATS...]      the hardware-counter suite on this
 #                                      machine's own PMU (`make check-hw`)
 #

@@ -58,8 +58,8 @@ void px_activations_add(struct px_activations *a, uint64_t c, uint64_t t);
  * freedom of that estimate (activations worth of independent time, less
  * one).  The spread is taken as at least min_rel_spread times the mean
  * rate squared: the relative spread the other counters of the task saw,
- * whose turns are this one's unseen time.  See the README, "Event sets
- * and scaling".
+ * whose turns are this one's unseen time.  See docs/pfmon.md, "Event
+ * sets and scaling".
  */
 double px_activations_variance(const struct px_activations *a, uint64_t total,
 			       double min_rel_spread, double *dof);

@@ -65,7 +65,7 @@ struct px_count_opts {
 int px_report_count(const struct px_count_opts *o, struct px_child *first,
 		    struct px_report *r, int *exec_errno);
 
-/* In text, CSV or JSON as o says (README: "perfex output"). */
+/* In text, CSV or JSON as o says (docs/perfex.md, "Output"; docs/schema.md). */
 void px_report_print(FILE *f, const struct px_report *r, struct px_out *o);
 
 #endif

@@ -1,4 +1,4 @@
-/* The one row of every CSV and JSON result (README "Output schema"): what
+/* The one row of every CSV and JSON result (docs/schema.md): what
  * perfex and pfmon count, per thread, per CPU or in aggregate, their
  * derived metrics, elapsed time and intervals, the sampling summary, the
  * profiles and call graphs, written by one CSV writer under one header

@@ -322,7 +322,7 @@ vm_initramfs() {
 		# each debug register write, and arm64 steps over a breakpoint
 		# hit with two: a hit costs milliseconds, a test of 54321 hits
 		# an hour), x86 (cc_nest's x86 system calls) and nopmu (a
-		# machine without a PMU): README.md
+		# machine without a PMU): docs/arm64.md
 		[ "$VM_ARCH" != arm64 ] || echo "PFM_MODULE_TAGS='!breakpoint,!x86,!nopmu'"
 		# seconds a test may run (scripts/vm/init): the arm64 guest
 		# (TCG without -icount for the module suite) runs the scaling

@@ -20,7 +20,7 @@ W=$ROOT/build/tests/workloads
 STARTUP_FAULTS=100
 
 # The CSV of perfex, pfmon and pfmon-report (-x,): one header, the
-# schema's columns (README.md "Output schema (CSV and JSON)"), then rows
+# schema's columns (docs/schema.md), then rows
 # that start with the schema's version and their record.
 SCHEMA_HEADER=schema,record,unit,pid,tid,cpu,set,name,value,raw,active_pct,status,ci95_pct,runs,stddev,min,max,seconds,share_pct,self,self_pct,position,rows,depth,symbol,module,process,root,mean,imbalance,min_rank,max_rank,ranks,cut_ranks,base_pct,change_pct,p_value,rank,size,host,job
 

@@ -6,7 +6,7 @@ usage: tests/cli/ranks.py COMMAND ARG...
 
 Per-rank files (perfex --json or -x, pfmon --json or -x, counting or
 sampling; the kind is told from the content), in the output schema of
-README.md "Output schema (CSV and JSON)" (version 3; another is refused):
+docs/schema.md (version 3; another is refused):
   context FILE        "RANK SIZE HOST JOB" as the file records them (JOB
                       "-" when the file says there is none)
   get FILE KEY        a top-level member of a JSON file ("null" for none)
@@ -62,7 +62,7 @@ SCHEMA = 3
 
 def load(path):
     """("json", the document) or ("csv", its rows as dicts, by the header's
-    column names: README.md "Output schema (CSV and JSON)")."""
+    column names: docs/schema.md)."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
     if text.lstrip().startswith("{"):

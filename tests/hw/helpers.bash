@@ -142,7 +142,7 @@ ref() {
 	}
 }
 
-# perfex_csv BACKEND ARGS...: perfex -x, 's CSV (schema 3, README.md: the
+# perfex_csv BACKEND ARGS...: perfex -x, 's CSV (schema 3, docs/schema.md: the
 # header, then count, metric and elapsed rows) on standard output; fails
 # with perfex
 perfex_csv() {
@@ -180,7 +180,7 @@ pfmon_value() {
 	csv_cell "$T/pm.csv" value record=count unit=all name="$event"
 }
 
-# pfmon_csv BACKEND ARGS...: pfmon -x, 's output (schema 3, README.md);
+# pfmon_csv BACKEND ARGS...: pfmon -x, 's output (schema 3, docs/schema.md);
 # fails with pfmon
 pfmon_csv() {
 	local backend=$1

@@ -1,10 +1,10 @@
-# The CSV of perfex and pfmon (-x ,) in the output schema (README.md
-# "Output schema"), read by column name: shared by the guest suites
+# The CSV of perfex and pfmon (-x ,) in the output schema
+# (docs/schema.md), read by column name: shared by the guest suites
 # (tests/module, tests/hw), whose awk is busybox's.
 
 # csv_rows FILE COLUMNS [KEY=VALUE...]: the COLUMNS (header names, comma
 # separated) of each row of a -x, CSV file (perfex's, pfmon's: schema 3,
-# README.md) whose KEY columns hold those VALUEs, comma separated, one
+# docs/schema.md) whose KEY columns hold those VALUEs, comma separated, one
 # row a line; FILE - reads standard input (csv_rows - ... <<<"$output").
 # Fails on a column the header does not have, or a row before the header.
 csv_rows() {

@@ -132,7 +132,7 @@ Architecture: all"
 	done
 	# and count (the results go to -o's file)
 	run -0 "$STAGE/usr/bin/perfex" -x , -o "$BATS_TEST_TMPDIR/counts.csv" -e task-clock true
-	# one count row of task-clock, with its value (schema 3: README.md)
+	# one count row of task-clock, with its value (schema 3: docs/schema.md)
 	run -0 awk -F, '
 		$1 == "schema" { for (i = 1; i <= NF; i++) col[$i] = i; next }
 		$(col["record"]) == "count" && $(col["name"]) == "task-clock" && $(col["value"]) != "" { n++ }

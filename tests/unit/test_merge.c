@@ -27,7 +27,7 @@ static const char *put(const char *name, const char *text)
 
 #define RUN(r, n, job) "\"schema\":3,\"rank\":" #r ",\"size\":" #n ",\"host\":\"h\",\"job\":" job
 
-/* The schema's columns (README "Output schema"), in order. */
+/* The schema's columns (docs/schema.md), in order. */
 static const char *const columns[] = {
 	"schema", "record", "unit", "pid", "tid", "cpu", "set", "name", "value",
 	"raw", "active_pct", "status", "ci95_pct", "runs", "stddev", "min", "max",
