@@ -191,12 +191,21 @@ static void fill_attr(struct px_sampler *s, const struct px_event *ev, size_t i,
 	a->sigtrap = s->stops && is_sampling(p);
 	if (is_sampling(p)) {
 		a->sample_period = p->kperiod;
-		if (p->cfg.random || p->cfg.switch_ovfls ||
-		    (s->o.no_block && s->o.format == PX_SMPL_DEFAULT && p->cfg.notify)) {
-			/* no_block: the tool hears of the sample that fills
-			 * the buffer at once, as perfmon2 notifies; a
-			 * trigger: of the overflow that ends its set's turn */
+		if (p->cfg.random || p->cfg.switch_ovfls) {
+			/* a trigger: the tool hears of the overflow that ends
+			 * its set's turn at once */
 			a->wakeup_events = 1;
+		} else if (s->o.no_block && s->o.format == PX_SMPL_DEFAULT && p->cfg.notify) {
+			/* no_block: the tool hears of the sample that fills
+			 * the buffer (as perfmon2 notifies) within an eighth
+			 * of a buffer.  Not at every sample: each wake-up is
+			 * an irq_work, a self-IPI that costs several us in a
+			 * VM, and at a 10 us period of cpu-clock its hrtimer
+			 * then fires again on return: the task it samples
+			 * made no progress at all */
+			a->wakeup_events = (uint32_t)(s->o.entries ? s->o.entries : DEFAULT_ENTRIES) / 8;
+			if (!a->wakeup_events)
+				a->wakeup_events = 1;
 		} else {
 			a->watermark = 1;
 			/* double-buffer: wake at half the ring; default: when
