@@ -39,6 +39,7 @@ struct loop {
 	bool main_exec_seen;	/* the command's own exec happened */
 	size_t live;		/* traced tasks still alive */
 	bool main_done;
+	unsigned passed;	/* signals sent to us and passed on */
 };
 
 size_t px_monitor_index(const struct px_monitor *m, size_t set, size_t i)
@@ -606,6 +607,18 @@ static bool loop_done(const struct loop *l)
 	return m->opts.argv && l->main_done;
 }
 
+static int stop_all(struct px_monitor *m);
+
+/* A second signal while the command has not ended on the first: the
+ * session ends now with what it has.  The counters stop first (a
+ * command starved by its sampling interrupts would take as long to die
+ * as to run), then the command is killed, and reaped as usual. */
+static void end_command(struct loop *l)
+{
+	(void)stop_all(l->m);
+	kill(l->main_pid, SIGKILL);
+}
+
 static void on_signal(struct loop *l)
 {
 	struct signalfd_siginfo si;
@@ -614,10 +627,12 @@ static void on_signal(struct loop *l)
 		if (si.ssi_signo == SIGCHLD)
 			continue;
 		/* a command gets the terminal's signals itself; one sent to
-		 * us by kill(2) is passed on; without a command it ends the
-		 * session */
+		 * us by kill(2) is passed on, a second one (or a second
+		 * Ctrl-C) ends it; without a command it ends the session */
 		if (l->m->opts.argv && l->main_pid > 0) {
-			if (si.ssi_code <= 0)
+			if (l->passed++)
+				end_command(l);
+			else if (si.ssi_code <= 0)
 				kill(l->main_pid, (int)si.ssi_signo);
 		} else {
 			l->m->interrupted = true;

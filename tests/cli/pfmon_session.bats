@@ -162,3 +162,35 @@ print(sum(l["value"] for l in iv if l["name"] == "samples") == last["samples"], 
 		--cpu-list=0 -e cpu-clock -- "$W/sigints"
 	assert_output "SIGINT 1 0"
 }
+
+# A command that does not end on the SIGTERM passed on to it (it ignores
+# it, or its sampling interrupts starve it): a second SIGTERM ends the
+# session at once with what it has: the counters stopped, the command
+# killed, the results printed.  spin would run ten minutes.
+@test "a second SIGTERM ends a command that outlived the first at once, with the results so far" {
+	local tool opts pid st
+	for tool in pfmon perfex; do
+		opts=(-x, -e cpu-clock -o "$T/out")
+		[ "$tool" = pfmon ] && opts=(-x, -e cpu-clock --long-smpl-periods=1000000 --outfile="$T/out")
+		"$BIN/$tool" "${opts[@]}" -- bash -c 'trap "" TERM; exec "$0" 600000' "$W/spin" \
+			2>"$T/err" &
+		pid=$!
+		# the command exec'd spin: its signals are set
+		for ((i = 0; i < 600; i++)); do
+			pgrep -P "$pid" -x spin >/dev/null && break
+			sleep 0.1
+		done
+		pgrep -P "$pid" -x spin >/dev/null || fail "$tool: the command never started"
+		kill -TERM "$pid"
+		sleep 0.5
+		kill -0 "$pid" || fail "$tool ended on the first SIGTERM, which its command ignores"
+		kill -TERM "$pid"
+		st=0
+		wait "$pid" || st=$?
+		cat "$T/err"
+		[ "$st" -eq 137 ] || fail "$tool: status $st, not 137 (the command killed by SIGKILL)"
+		grep -q "^$tool: the command was killed by signal 9" "$T/err"
+		grep -q ',cpu-clock,' "$T/out"
+		[ "$tool" = perfex ] || (($(summary "$(<"$T/out")" samples) > 0))
+	done
+}
