@@ -56,10 +56,13 @@ usage() {
 }
 
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+times=$(mktemp)
+lanes=$(mktemp -d)
+trap 'rm -rf "$log" "$times" "$lanes"' EXIT
 # The suites run under timeout(1), in a process group of their own that a
-# terminal's Ctrl-C does not reach: limited() passes it on, and we stop.
-trap 'echo "# interrupted" >&2; exit 130' INT TERM HUP
+# terminal's Ctrl-C does not reach: limited() passes it on, and we stop
+# (the lanes of the guests too).
+trap 'echo "# interrupted" >&2; kill $(jobs -p) 2>/dev/null; exit 130' INT TERM HUP
 
 # limited SECONDS CMD...: CMD under timeout(1); its status (124 when it
 # ran out of time).  An interrupt ends CMD too.  CMD runs as a background
@@ -127,6 +130,45 @@ timed() {
 	local start=$SECONDS
 	"${1}_suite" "${@:2}"
 	echo "# ---- $1 took $((SECONDS - start)) s"
+	echo "$1 $((SECONDS - start))" >>"$times"
+}
+
+# lane NAME SUITE...: the suites one after the other in the background,
+# their output kept until the lane ends (two lanes' lines would mix).
+# The guests run under TCG, a core each: two lanes of them side by side
+# take the time of the longer, on these 2-CPU machines.
+lane() {
+	local name=$1
+	shift
+	(
+		# shellcheck disable=SC2030 # each lane counts into its own log
+		log=$lanes/$name.log
+		for s; do
+			timed "$s"
+		done
+	) >"$lanes/$name.out" 2>&1 &
+}
+
+# lanes_end: wait for every lane, then show each one's output and count
+# its tests.
+lanes_end() {
+	local f
+	wait
+	for f in "$lanes"/*.out; do
+		[ -e "$f" ] || continue
+		cat "$f"
+		cat "${f%.out}.log" >>"$log" 2>/dev/null
+	done
+}
+
+# The ten slowest tests of the bats suites run here (bats --timing: "...
+# in Nms"), and each suite's time: what to look at first when make check
+# grows.
+print_costs() {
+	echo "# ---- time per suite (s):$(sort -k2 -rn "$times" | awk '{ printf " %s %s,", $1, $2 }' | sed 's/,$//')"
+	echo "# ---- the ten slowest tests:"
+	sed -nE 's/^((not )?ok [0-9]+ .*) in ([0-9]+)ms$/\3 \1/p' "$log" | sort -rn | head -10 |
+		awk '{ ms = $1; $1 = ""; printf "#   %6.1f s %s\n", ms / 1000, substr($0, 2) }'
 }
 
 unit_suite() {
@@ -151,7 +193,8 @@ bats_suite() {
 	shift 3
 	[ $# -gt 0 ] || set -- "$dir"
 	if command -v bats >/dev/null; then
-		run_suite "$name" "$limit" bats --formatter tap "$@"
+		run_suite "$name" "$limit" bats --timing --formatter tap \
+			${BATS_FILTER:+--filter-tags "$BATS_FILTER"} "$@"
 	else
 		echo "not ok - bats is not installed (scripts/install-deps.sh installs it)" | tee -a "$log"
 	fi
@@ -198,7 +241,13 @@ san_suite() {
 	for t in build/san/tests/unit/test_*; do
 		[ -x "$t" ] && run_suite "san unit $(basename "$t")" "$UNIT_TEST_TIMEOUT" "$t"
 	done
-	PX_BIN=build/san/bin bats_suite "san cli" "$CLI_SUITE_TIMEOUT" tests/cli "$@"
+	# not the tests tagged timing (a rate, a share or a statistic over
+	# many runs: their code paths run in other tests, and the sanitizers'
+	# slow-down is all they would add) or repeated (a reader run over a
+	# file cut at each of its bytes: the fuzzers replay those readers
+	# under ASan in one process, scripts/fuzz.sh)
+	PX_BIN=build/san/bin BATS_FILTER='!timing,!repeated' \
+		bats_suite "san cli" "$CLI_SUITE_TIMEOUT" tests/cli "$@"
 	for r in "$logs"/*; do
 		[ -e "$r" ] || continue
 		echo "not ok - sanitizer report $(basename "$r"):"
@@ -244,12 +293,16 @@ case ${1-} in
 	timed fuzz
 	timed cli
 	timed san
-	timed package
+	# the package suite and the three guests side by side: none times
+	# anything on the host (the guests' clocks are their own)
 	if [ -e scripts/vm-test.sh ]; then
-		timed module
-		timed hw_arm64
-		timed module_arm64
+		lane x86 package module
+		lane arm64 hw_arm64 module_arm64
+		lanes_end
+	else
+		timed package
 	fi
+	print_costs
 	;;
 unit|cli|san|fuzz|package|module|hw|hw-arm64|module-arm64)
 	suite=${1//-/_}

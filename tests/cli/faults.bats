@@ -361,6 +361,7 @@ folded_cut_check() {
 	echo "$merged"
 }
 
+# bats test_tags=repeated
 @test "a sample file cut at any byte: the reader refuses it as truncated, only the whole file reads" {
 	# no front end reads sample files back (pfmon-report reads reports):
 	# tests/cli/smpl_read.c calls the library's reader
@@ -386,6 +387,7 @@ folded_cut_check() {
 	done
 }
 
+# bats test_tags=repeated
 @test "pfmon-report over a perfex result cut at any byte: the whole file's report or a refusal naming it, never a crash or another total" {
 	"$PERFEX" -x, -o "$T/c.csv" -e task-clock,page-faults true
 	"$PERFEX" --json -o "$T/c.json" -e task-clock,page-faults true
@@ -396,6 +398,7 @@ folded_cut_check() {
 	done
 }
 
+# bats test_tags=repeated
 @test "pfmon-report over a pfmon result cut at any byte: the whole file's report or a refusal naming it, never a crash or another total" {
 	"$PFMON" -x, -e task-clock,page-faults --outfile="$T/m.csv" true
 	"$PFMON" --json -e task-clock,page-faults --outfile="$T/m.json" true
@@ -406,6 +409,7 @@ folded_cut_check() {
 	done
 }
 
+# bats test_tags=repeated
 @test "pfmon-report over folded stacks cut at any byte: a line's end gives those lines' total, any other cut is refused" {
 	# folded stacks have no end line: a cut at a line's end is a whole
 	# file of fewer stacks, and merges as one

@@ -100,14 +100,17 @@ check_scaling() {
 	within_pct "$est" "$alone" 5
 }
 
+# bats test_tags=timing
 @test "pfmon scales an event multiplexed in 2 sets to within 5%" {
 	check_scaling 2
 }
 
+# bats test_tags=timing
 @test "pfmon scales an event multiplexed in 3 sets to within 5%" {
 	check_scaling 3
 }
 
+# bats test_tags=timing
 @test "pfmon scales an event multiplexed in 4 sets to within 5%" {
 	check_scaling 4
 }
@@ -124,6 +127,7 @@ check_scaling() {
 # in 20, so 10 runs would fail that 1 time in 11 by chance; over 100 runs
 # (300 values, some 15 misses expected) the 9-in-10 bar fails by chance
 # about once in 10^5 suites, and a real loss of coverage still fails it.
+# bats test_tags=timing
 @test "pfmon's 95% interval of a scaled count holds the count alone in 9 cases of 10" {
 	# 25000 faults a run (0.4 s here): 100 runs of 100000 took 130 s on
 	# this machine, past the test's 120 s; the intervals are wider
@@ -148,6 +152,7 @@ check_scaling() {
 # steady run says so, +- 3.5% to 3.9%; the loop with the change gives
 # +- 12% to 14% either way.  So: every run with the change is wider than
 # every steady run (by chance 1 in 252), and their median above 3%.
+# bats test_tags=timing
 @test "pfmon's interval widens when the rate changes during the run" {
 	args=(-x, --switch-timeout=5 -e page-faults -e minor-faults -e page-faults)
 	steady=() bursty=()
@@ -191,6 +196,7 @@ assert ev["status"] == "scaled" and ev["ci95_pct"] >= 0, ev' <<<"$output"
 # seconds column): at least the 1 s timeout, more when pfmon's timer is
 # served late on a loaded host (1.13 s seen), which is not the counters'
 # error.
+# bats test_tags=timing
 @test "pfmon --system-wide counts about one second of cpu-clock on each CPU" {
 	run -0 --separate-stderr "$PFMON" --system-wide --session-timeout=1 -x, -e cpu-clock
 	n=0

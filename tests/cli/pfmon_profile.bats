@@ -49,6 +49,7 @@ line_of() {
 	grep -n -F -- "$2" "$SYM/$1" | head -1 | cut -d: -f1
 }
 
+# bats test_tags=timing
 @test "cpu-clock profile of split: heavy_function 70% and light_function 30%, within 5 points" {
 	run -0 --separate-stderr "$PFMON" -x, -e cpu-clock --long-smpl-periods=100000 --profile-top=0 "$W/split" 1500
 	h=$(pct "$output" heavy_function cpu-clock)

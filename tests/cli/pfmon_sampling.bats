@@ -172,6 +172,7 @@ PY
 	echo "# period sequence checked over $output samples (fixed, randomised)" >&3
 }
 
+# bats test_tags=timing
 @test "--no-overflow-block at a high rate: every overflow recorded or counted lost, the double buffer loses none" {
 	# cpu-clock every 50 us (20,000 samples/s of CPU time; the timer
 	# storms near 100,000/s on these 2-CPU machines) of a second of CPU
@@ -447,6 +448,7 @@ PY
 # blocking.  pfmon ends, within the test's time limit, with the command's
 # own exit status, and every overflow is a sample recorded or one counted
 # lost: nothing is dropped unsaid.
+# bats test_tags=timing
 @test "stress: the highest rate on every CPU of a saturated machine ends, exit status intact, every overflow accounted for" {
 	local hogs=() n lost
 	for _ in 1 2; do

@@ -109,6 +109,7 @@ assert all(e["name"] == p["event"] and e["set"] == p["set"] for e in p["entries"
 print([e for e in p["entries"] if e["symbol"] == sys.argv[4]][0]["share_pct"])' "$@"
 }
 
+# bats test_tags=timing
 @test "two sets sampling cpu-clock and task-clock on split: each hot share within 3 points of one set's" {
 	run -0 --separate-stderr "$PFMON" --json -e cpu-clock --long-smpl-periods=100000 \
 		--profile-top=0 "$W/split" 3000
@@ -174,6 +175,7 @@ print([e for e in p["entries"] if e["symbol"] == sys.argv[4]][0]["share_pct"])' 
 # inside the printed 95% interval of the scaled count in 9 cases of 10 (a
 # 95% interval misses some 15; more than 30 misses comes by chance about
 # once in 10^5 suites).
+# bats test_tags=timing
 @test "the 95% interval of scaled sample counts holds the samples taken alone in 9 cases of 10" {
 	# 100000 faults a run (0.2 s here, the test 25 s): the exec, 0.1 ms of
 	# the command's time without a fault, falls in the first set's first
@@ -182,9 +184,11 @@ print([e for e in p["entries"] if e["symbol"] == sys.argv[4]][0]["share_pct"])' 
 	# 0.2% at 100000 (59 of 60 inside)
 	run -0 --separate-stderr "$PFMON" -x, -e page-faults --long-smpl-periods=10 "$W/refault" 100000
 	alone=$(csv_get "$output" raw samples name=page-faults)
-	for n in $(seq 100); do
+	# 60 runs, 180 intervals: 9 in 10 of them hold it but one time in
+	# 500 were the intervals only just 95% ones (59 of 60 held here)
+	for n in $(seq 60); do
 		"$PFMON" -x, --switch-timeout=2 -e page-faults --long-smpl-periods=10 \
 			-e minor-faults --long-smpl-periods=10 -e page-faults --long-smpl-periods=10 \
 			"$W/refault" 100000 2>/dev/null
-	done | interval_coverage "$alone" samples 300 >&3
+	done | interval_coverage "$alone" samples 180 >&3
 }

@@ -36,6 +36,7 @@ user_pct() {
 # has a standard error of sqrt(p (1 - p) / N); for p = 0.7 (or 0.3) and
 # N = 30,000 (the least asked for) the difference of two runs has one of
 # sqrt(2 * 0.21 / 30000) = 0.37 points, so 2 points are 5.4 of them.
+# bats test_tags=timing
 @test "stripped split: a row per hot function, split+0xSTART, with the unstripped build's shares within 2 points" {
 	objcopy --strip-all "$W/split" "$T/split"
 	run -0 readelf -S "$T/split"
