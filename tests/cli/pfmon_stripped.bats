@@ -31,22 +31,25 @@ user_pct() {
 # split spends 70% of its work in heavy_function and 30% in
 # light_function: 7 and 3 times the same loop, called in turn about every
 # 0.2 ms, so the split of its CPU time holds however loaded the host is.
-# 7500 rounds take about 2 s of CPU: at a sample every 50 us of the
-# task's clock, about 40,000 user samples a run.  A share p of N samples
-# has a standard error of sqrt(p (1 - p) / N); for p = 0.7 (or 0.3) and
-# N = 30,000 (the least asked for) the difference of two runs has one of
-# sqrt(2 * 0.21 / 30000) = 0.37 points, so 2 points are 5.4 of them.
+# It runs until it has had 3.2 s of user time: at a sample every 100 us
+# of the task's clock, 32,000 user samples a run on any machine (sized by
+# the samples, not the work: where a sampling interrupt costs 45 us, a
+# fixed amount of work sampled every 50 us took ten times as long).  A
+# share p of N samples has a standard error of sqrt(p (1 - p) / N); for
+# p = 0.7 (or 0.3) and N = 30,000 (the least asked for) the difference of
+# two runs has one of sqrt(2 * 0.21 / 30000) = 0.37 points, so 2 points
+# are 5.4 of them.
 # bats test_tags=timing
 @test "stripped split: a row per hot function, split+0xSTART, with the unstripped build's shares within 2 points" {
 	objcopy --strip-all "$W/split" "$T/split"
 	run -0 readelf -S "$T/split"
 	refute_output --partial .symtab
 
-	run -0 --separate-stderr "$PFMON" -x, -e cpu-clock --long-smpl-periods=50000 \
-		--profile-top=0 "$W/split" 7500
+	run -0 --separate-stderr "$PFMON" -x, -e cpu-clock --long-smpl-periods=100000 \
+		--profile-top=0 "$W/split" -u 3200
 	named=$output
-	run -0 --separate-stderr "$PFMON" -x, -e cpu-clock --long-smpl-periods=50000 \
-		--profile-top=0 "$T/split" 7500
+	run -0 --separate-stderr "$PFMON" -x, -e cpu-clock --long-smpl-periods=100000 \
+		--profile-top=0 "$T/split" -u 3200
 	stripped=$output
 
 	# ?? is left only to code no FDE describes, the few instructions of
