@@ -278,7 +278,18 @@ killed_mid_run() {
 # away from bats' per-command traps, which made them ten times slower;
 # each function prints what went wrong and fails, or succeeds silently.
 plain() {
-	T=$T REPORT=$REPORT bash -c "$(declare -f cuts "$1"); \"\$@\"" plain "$@"
+	T=$T REPORT=$REPORT bash -c "$(declare -f cuts cut_to "$1"); \"\$@\"" plain "$@"
+}
+
+# cut_to FILE N OUT: the first N bytes of FILE, a text file, into OUT,
+# without a process (half the processes of a cut check were head's).
+cut_to() {
+	local LC_ALL=C	# offsets in bytes, not characters
+	if [ "${cut_file-}" != "$1" ]; then
+		IFS= read -r -d '' cut_data <"$1" || true
+		cut_file=$1
+	fi
+	printf '%s' "${cut_data:0:$2}" >"$3"
 }
 
 # cuts FILE: the byte offsets to cut FILE at: every one of the first and
@@ -295,7 +306,7 @@ smpl_cut_check() {
 	local rd=$1 src=$2 want=$3 size i st
 	size=$(stat -c %s "$src")
 	for i in $(cuts "$src"); do
-		head -c "$i" "$src" >"$T/cut"
+		cut_to "$src" "$i" "$T/cut"
 		st=0
 		"$rd" "$T/cut" >"$T/out" 2>"$T/err" || st=$?
 		if ((st == 0)); then
@@ -317,7 +328,7 @@ report_cut_check() {
 	"$REPORT" -x, "$T/cut.$ext" >"$T/whole" || { echo "the whole $src does not merge"; return 1; }
 	size=$(stat -c %s "$src")
 	for i in $(cuts "$src"); do
-		head -c "$i" "$src" >"$T/cut.$ext"
+		cut_to "$src" "$i" "$T/cut.$ext"
 		st=0
 		"$REPORT" -x, "$T/cut.$ext" >"$T/out" 2>"$T/err" || st=$?
 		if ((st == 0)); then
@@ -338,7 +349,7 @@ folded_cut_check() {
 	local src=$1 size i st at_end want merged=0
 	size=$(stat -c %s "$src")
 	for i in $({ cuts "$src"; awk '{ n += length($0) + 1; print n }' "$src"; } | sort -nu); do
-		head -c "$i" "$src" >"$T/cut.folded"
+		cut_to "$src" "$i" "$T/cut.folded"
 		st=0
 		"$REPORT" --top=0 "$T/cut.folded" >"$T/out" 2>"$T/err" || st=$?
 		# (the substitution drops a last newline: "" at a line's end)
