@@ -26,8 +26,15 @@
 # PFM_VM_TESTS="NAME ..." runs only those files (.bats, without the
 # suffix) of a guest's suite.
 #
-# Each suite's TAP output is shown as it runs, under a line
-# "# ---- NAME: COMMAND"; the last line is the sum over the suites run:
+# Every suite runs one after the other, except in `make check`: there the
+# unit tests, the fuzzers' replay and the CLI suite run alone (the CLI
+# suite times and counts things on the host), then two lanes side by
+# side: the sanitizers' suites, the package suite and the x86-64 guest in
+# one, the two arm64 guests in the other.  Each suite's TAP output is
+# shown as it runs (a lane's when the lane ends), under a line
+# "# ---- NAME: COMMAND", and its time after it; make check then prints
+# each suite's time and the ten slowest tests.  The last line is the sum
+# over the suites run:
 #   N passed, N failed[, N skipped]
 # and the exit status is non-zero when anything failed.
 #
@@ -292,14 +299,16 @@ case ${1-} in
 	timed unit
 	timed fuzz
 	timed cli
-	timed san
-	# the package suite and the three guests side by side: none times
-	# anything on the host (the guests' clocks are their own)
+	# then the rest in two lanes side by side: none times anything on
+	# the host (the sanitizers' run leaves the timing tests out, the
+	# guests' clocks are their own), and the CLI suite, which does, ran
+	# alone
 	if [ -e scripts/vm-test.sh ]; then
-		lane x86 package module
+		lane x86 san package module
 		lane arm64 hw_arm64 module_arm64
 		lanes_end
 	else
+		timed san
 		timed package
 	fi
 	print_costs
