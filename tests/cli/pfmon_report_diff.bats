@@ -18,9 +18,9 @@ setup_file() {
 	# comes out near 1e-8, far below the report's 0.001 / functions; each
 	# run's call chains as folded stacks too.  User time alone (:u): the
 	# kernel's share, the interrupts charged to the task's clock, grows
-	# and varies with the host's load (2 to 7% a run beside a busy qemu, more in a run that failed),
-	# which spread the runs' shares until the move was no longer
-	# significant
+	# and varies with the host's load (2 to 7% a run beside a busy qemu,
+	# more in a run that failed), which spread the runs' shares until the
+	# move was no longer significant
 	for i in 1 2 3 4 5; do
 		for side in base new; do
 			pct=50
