@@ -5,6 +5,7 @@
 #ifndef PFM_H
 #define PFM_H
 
+#include <linux/cred.h>
 #include <linux/irq_work.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -40,6 +41,18 @@ extern unsigned long pfm_smpl_buf_per_user_max;
 
 /* dev_gid: no group (only CAP_PERFMON opens /dev/perfmon) */
 #define PFM_GROUP_NONE	0xfffffffeU
+
+/*
+ * Whether the caller is in group gid of a module parameter (dev_gid,
+ * thread_gid, sys_gid): an id of the initial user namespace, where the
+ * administrator wrote it, whatever namespace the caller is in.
+ */
+static inline bool pfm_in_admin_group(unsigned int gid)
+{
+	kgid_t kgid = make_kgid(&init_user_ns, gid);
+
+	return gid_valid(kgid) && in_group_p(kgid);
+}
 
 /* what a user's contexts hold, each bounded per user (pfm_dev.c) */
 enum pfm_user_res {

@@ -1051,8 +1051,7 @@ int pfm_ctx_create(struct pfm_context *ctx, const struct pfarg_ctx *arg)
 	} else {
 		gid = READ_ONCE(pfm_thread_gid);
 	}
-	if (gid != PFM_GROUP_ANY && !in_group_p(make_kgid(current_user_ns(), gid)) &&
-	    !capable(CAP_SYS_ADMIN))
+	if (gid != PFM_GROUP_ANY && !pfm_in_admin_group(gid) && !capable(CAP_SYS_ADMIN))
 		return -EPERM;
 
 	if (arg->ctx_flags & PFM_FL_NOTIFY_BLOCK) {

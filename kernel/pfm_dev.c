@@ -135,15 +135,19 @@ static unsigned int pfm_arg_limit(void)
 	return clamp_t(unsigned int, max, PFM_ARG_SIZE_MIN, PFM_ARG_SIZE_LIMIT);
 }
 
-/* CAP_PERFMON, or a member of dev_gid (or dev_gid is "any"). */
+/*
+ * CAP_PERFMON, or a member of dev_gid (or dev_gid is "any").  The ids the
+ * administrator writes are the initial user namespace's: read in the
+ * caller's, a user who maps its own group to dev_gid in a namespace of
+ * its own would pass.
+ */
 static bool pfm_may_open(void)
 {
 	unsigned int gid = READ_ONCE(pfm_dev_gid);
 
 	if (perfmon_capable() || gid == PFM_GROUP_ANY)
 		return true;
-	return gid != PFM_GROUP_NONE &&
-	       in_group_p(make_kgid(current_user_ns(), gid));
+	return gid != PFM_GROUP_NONE && pfm_in_admin_group(gid);
 }
 
 static int pfm_open(struct inode *inode, struct file *file)

@@ -154,3 +154,23 @@ teardown() {
 	run -0 pfm_test smpl_create default 16 131072	# CAP_SYS_ADMIN is exempt
 	assert_output "OK 131072"
 }
+
+# The group ids the administrator writes (dev_gid, thread_gid) are the
+# initial user namespace's.  Any user can make a user namespace of its own
+# and map its own group to any id there: read in the caller's namespace,
+# dev_gid would then name the user's own group, and /dev/perfmon, whose
+# counters skip perf_event_paranoid, would open for everyone.
+@test "a user namespace mapping the user's own group to dev_gid or thread_gid passes neither" {
+	[ ! -e /proc/sys/kernel/unprivileged_userns_clone ] ||
+		echo 1 > /proc/sys/kernel/unprivileged_userns_clone
+	# the namespace itself works: its group mapped to the one granted
+	run -0 runas -n "$PFM_UNPRIV_UID" "$PFM_UNPRIV_UID" "$PFM_UNPRIV_UID" pfm_test open_many 1
+	assert_output "OK 1"
+	echo 4242 > /sys/module/perfmon/parameters/dev_gid
+	run -0 runas -n 4242 "$PFM_UNPRIV_UID" "$PFM_UNPRIV_UID" pfm_test open_many 1
+	assert_output "EACCES after 0"
+	echo "$PFM_UNPRIV_UID" > /sys/module/perfmon/parameters/dev_gid
+	echo 4242 > /sys/module/perfmon/parameters/thread_gid
+	run -0 runas -n 4242 "$PFM_UNPRIV_UID" "$PFM_UNPRIV_UID" pfm_test create 0
+	assert_output EPERM
+}
