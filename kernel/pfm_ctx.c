@@ -727,18 +727,20 @@ static bool pfm_target_busy(struct task_struct *task, int cpu)
 /*
  * Release every event of the context, then wait for a grace period.  A
  * released event is off its PMU, but its handler may still be running
- * on another CPU wherever perf calls it with interrupts on, so that the
- * IPI that removes the event can come in the middle of it.  (Debian's
- * 6.1 kernels do not: a page fault's handler, in the faulting task, ran
- * with interrupts off on x86-64 and arm64, so there the IPI waits for
- * it; the grace period does not depend on that.)  Handlers run in RCU
- * read-side sections (perf's software events under rcu_read_lock(),
- * the others with interrupts off or in NMI), so after the grace period
- * none is left in pfm_ovfl_handler() or pfm_timer_handler() with a
- * pointer to this context, its sets or its format: they may be freed (a
- * set deleted, the context closed, the format's module put) and the
- * irq_work they raise is synced after.  Expedited: one close or unload
- * waits for it, and a context's whole life may be a few ms.
+ * on another CPU: software events run it in the task that counts them
+ * with only preemption disabled, interrupts on (on x86-64 a page fault
+ * enables them before its perf_sw_event(PAGE_FAULTS); upstream's "perf:
+ * Fix __perf_event_overflow() vs perf_remove_from_context() race" says
+ * the same of every software event), so the IPI that removes the event
+ * comes in the middle of the handler and does not wait for it.  Every
+ * handler runs in an RCU read-side section (perf's software events under
+ * rcu_read_lock() with preemption off, the others with interrupts off
+ * or in NMI), so after the grace period none is left in
+ * pfm_ovfl_handler() or pfm_timer_handler() with a pointer to this
+ * context, its sets or its format: they may be freed (a set deleted, the
+ * context closed, the format's module put) and the irq_work they raise
+ * is synced after.  Expedited: one close or unload waits for it, and a
+ * context's whole life may be a few ms.
  */
 static void pfm_detach_all(struct pfm_context *ctx)
 {
