@@ -15,6 +15,7 @@
 #include <linux/xarray.h>
 
 #include "pfm.h"
+#include "pfm_compat.h"
 
 #define PFM_ARG_SIZE_MIN	PAGE_SIZE
 #define PFM_ARG_SIZE_LIMIT	(1U << 20)
@@ -623,7 +624,7 @@ static const struct file_operations pfm_fops = {
 	.mmap = pfm_mmap,
 	.unlocked_ioctl = pfm_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
-	.llseek = no_llseek,
+	.llseek = PFM_NO_LLSEEK,
 };
 
 /* --- sysfs: /sys/class/misc/perfmon/ ------------------------------------ */

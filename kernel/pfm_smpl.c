@@ -16,11 +16,11 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/uaccess.h>
-#include <linux/version.h>
 #include <linux/vmalloc.h>
 
 #include "default/perfmon_dfl_smpl.h"
 #include "pfm.h"
+#include "pfm_compat.h"
 
 /* bytes of all sampling buffers (module parameter, PFM_SET_CONFIG) */
 unsigned long pfm_smpl_buf_size_max = 64UL << 20;
@@ -182,11 +182,7 @@ int pfm_smpl_mmap(struct pfm_context *ctx, struct vm_area_struct *vma)
 		return -EINVAL;
 	if (vma->vm_pgoff || vma->vm_end - vma->vm_start != s->map_size)
 		return -EINVAL;
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
-	vm_flags_clear(vma, VM_MAYWRITE | VM_MAYEXEC);
-#else
-	vma->vm_flags &= ~(VM_MAYWRITE | VM_MAYEXEC);
-#endif
+	pfm_vm_flags_clear(vma, VM_MAYWRITE | VM_MAYEXEC);
 	/* sets VM_DONTEXPAND and VM_DONTDUMP */
 	return remap_vmalloc_range(vma, s->buf, 0);
 }
