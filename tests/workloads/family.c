@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -36,6 +37,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: family K N\n");
 		return 2;
 	}
+	/* no huge page anywhere in the process: madvise() comes after the
+	 * mmap(), and meanwhile the new region can merge with a thread's
+	 * stack that another thread faults a huge page into, which maps
+	 * up to 512 of our pages before we touch them (kernels with THP
+	 * "always", Debian's) */
+	prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
 	threads = calloc((size_t)k, sizeof(*threads));
 	for (long i = 0; i < k; i++)
 		if (pthread_create(&threads[i], NULL, touch, NULL))

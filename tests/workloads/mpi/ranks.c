@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -68,6 +69,9 @@ int main(int argc, char **argv)
 	long param[2] = { 0, 0 };	/* PAGES, MS */
 	int rank, size, rc = 0;
 
+	/* no huge page anywhere: MPI_Init's threads fault their stacks,
+	 * which a region not yet madvise()d can merge with (family.c) */
+	prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
