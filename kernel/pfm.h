@@ -5,6 +5,7 @@
 #ifndef PFM_H
 #define PFM_H
 
+#include "pfm_compat.h"
 #include <linux/cred.h>
 #include <linux/irq_work.h>
 #include <linux/list.h>

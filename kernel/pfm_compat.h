@@ -11,6 +11,13 @@
 #include <linux/mm.h>
 #include <linux/version.h>
 
+/* A kernel outside the range stops the build here, with its reason, not
+ * half-way through with an error about some perf internal. */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0) || \
+	LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#error "perfmon.ko builds on Linux 6.1 to 6.12 only (kernel/README.md, Kernels)"
+#endif
+
 /* 6.12 removed no_llseek: a NULL .llseek refuses to seek there. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
 #define PFM_NO_LLSEEK NULL

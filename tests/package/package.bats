@@ -269,7 +269,7 @@ dkms_cleanup() {
 	rm -f "$BATS_FILE_TMPDIR/dkms.kver"
 }
 
-@test "perfmon-dkms installs, and DKMS builds the four modules against Debian's headers" {
+@test "perfmon-dkms installs, and DKMS builds the four modules against Debian's headers, and for no kernel outside the supported ones" {
 	[ "$(id -u)" = 0 ] || fail "needs root: dpkg -i and dkms"
 	local kver log=$BATS_TEST_TMPDIR/dkms.log mod f
 	kver=$(headers_kernel) || fail "no /usr/src/linux-headers-*-amd64: apt-get install linux-headers-amd64"
@@ -298,6 +298,16 @@ dkms_cleanup() {
 		# (its first word: a release may hold a '+', 6.12.111+deb12)
 		assert_equal "${output%% *}" "$kver"
 	done
+
+	# a kernel outside kernel/README.md's table: DKMS says why and
+	# builds nothing (BUILD_EXCLUSIVE_KERNEL), whatever its headers
+	mkdir -p "$BATS_TEST_TMPDIR/ksrc"
+	run dkms build -m perfmon -v "$VERSION" -k 6.5.0-0-amd64 \
+		--kernelsourcedir "$BATS_TEST_TMPDIR/ksrc"
+	assert_output --partial "BUILD_EXCLUSIVE"
+	[ "$status" -ne 0 ]
+	[ -z "$(ls /var/lib/dkms/perfmon/"$VERSION"/6.5.0-0-amd64/*/module/ 2>/dev/null)" ] ||
+		fail "dkms built modules for 6.5.0-0-amd64"
 
 	# removing the package removes the modules from DKMS
 	dpkg --purge perfmon-dkms >"$log" 2>&1 || { show_log "$log"; fail "dpkg --purge perfmon-dkms failed"; }
