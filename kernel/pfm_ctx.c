@@ -711,6 +711,37 @@ static struct task_struct *pfm_get_target(u32 tid)
 	return task;
 }
 
+/*
+ * Hold task's exec while events are created on it, and check under that
+ * lock that the caller may still monitor it, as perf does at every open:
+ * a task its tracer let go, or one that exec'd (a setuid program, say)
+ * since the check before, gets no new event.  A context monitoring its
+ * own thread needs neither.  0 with the lock held, or the error.
+ */
+static int pfm_lock_target(struct task_struct *task, bool self)
+{
+	int ret;
+
+	if (self)
+		return 0;
+	ret = down_read_killable(&task->signal->exec_update_lock);
+	if (ret)
+		return ret;
+	if (task->exit_state || (task->flags & PF_EXITING))
+		ret = -ESRCH;
+	else if (!pfm_may_monitor(task))
+		ret = -EPERM;
+	if (ret)
+		up_read(&task->signal->exec_update_lock);
+	return ret;
+}
+
+static void pfm_unlock_target(struct task_struct *task, bool self)
+{
+	if (!self)
+		up_read(&task->signal->exec_update_lock);
+}
+
 static bool pfm_target_busy(struct task_struct *task, int cpu)
 {
 	struct pfm_context *other;
@@ -846,6 +877,11 @@ int pfm_ctx_load(struct pfm_context *ctx, const struct pfarg_load *ld)
 		task = pfm_get_target(ld->load_pid);
 		if (IS_ERR(task))
 			return PTR_ERR(task);
+		ret = pfm_lock_target(task, task == current);
+		if (ret) {
+			put_task_struct(task);
+			return ret;
+		}
 	}
 
 	mutex_lock(&pfm_loaded_lock);
@@ -899,6 +935,8 @@ int pfm_ctx_load(struct pfm_context *ctx, const struct pfarg_load *ld)
 		ctx->exec_pending = true;
 		pfm_set_clock(ctx, true);
 	}
+	if (task)
+		pfm_unlock_target(task, ctx->self);
 	return 0;
 
 out_detach:
@@ -907,8 +945,10 @@ out_detach:
 	ctx->cpu = -1;
 out_unlock:
 	mutex_unlock(&pfm_loaded_lock);
-	if (task)
+	if (task) {
+		pfm_unlock_target(task, task == current);
 		put_task_struct(task);
+	}
 	return ret;
 }
 
@@ -1451,7 +1491,16 @@ int pfm_ctx_write_pmc(struct pfm_context *ctx, struct pfarg_pmc *pmc)
 		c->ext3 = next.ext3;
 		return 0;
 	}
-	/* loaded: a new event replaces the old one, the PMD keeps its count */
+	/*
+	 * Loaded: a new event replaces the old one, the PMD keeps its
+	 * count.  The access is checked again first (the load's check may
+	 * be long past): refused, the old event stays.
+	 */
+	if (ctx->task && next.evtsel) {
+		ret = pfm_lock_target(ctx->task, ctx->self);
+		if (ret)
+			return pfm_reg_fail(&pmc->reg_flags, PFM_REG_RETFL_PERM, ret);
+	}
 	pfm_counter_detach(ctx, c);
 	c->evtsel = next.evtsel;
 	c->ext1 = next.ext1;
@@ -1460,6 +1509,8 @@ int pfm_ctx_write_pmc(struct pfm_context *ctx, struct pfarg_pmc *pmc)
 	if (!c->evtsel)
 		return 0;
 	ret = pfm_counter_attach(ctx, c);
+	if (ctx->task)
+		pfm_unlock_target(ctx->task, ctx->self);
 	if (ret) {
 		c->evtsel = 0;
 		return pfm_reg_fail(&pmc->reg_flags, PFM_REG_RETFL_EINVAL, ret);

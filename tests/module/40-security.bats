@@ -36,6 +36,15 @@ teardown() {
 	assert_output OK
 }
 
+# The access is checked again at every event created on a loaded
+# context, under the target's exec lock, as perf checks it at every open.
+@test "a context loaded onto a stopped child gets no new event once the child is let go" {
+	run -0 as_user pfm_test pmcs_after_detach
+	assert_output "EPERM EPERM"
+	run -0 pfm_test pmcs_after_detach
+	assert_output "EPERM EPERM"
+}
+
 @test "even root loads only onto itself or a stopped ptrace child" {
 	sleep 300 &
 	victim=$!

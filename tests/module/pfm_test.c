@@ -179,6 +179,30 @@ static void sc_load_child(int argc, char **argv)
 	waitpid(pid, NULL, 0);
 }
 
+/* pmcs_after_detach: a context loaded onto a ptrace-stopped child, the
+ * child let go (PTRACE_DETACH) and running: prints the errno of a new
+ * event written into the loaded context (PMC 1), then of a load onto
+ * the child by a second context. */
+static void sc_pmcs_after_detach(int argc, char **argv)
+{
+	int fd = pfm_context(0), fd2 = pfm_context(0);
+	pid_t pid;
+	int e;
+
+	(void)argc;
+	(void)argv;
+	if (pfm_pmc(fd, 0, EV_PAGE_FAULTS) || pfm_pmc(fd2, 0, EV_PAGE_FAULTS))
+		die("PMC 0");
+	pid = spawn_traced(sleep_forever, 0);
+	if (pfm_load_pid(fd, pid, 0))
+		die("load");
+	release_traced(pid);
+	e = pfm_pmc(fd, 1, EV_PAGE_FAULTS);
+	printf("%s %s\n", errname(e), errname(pfm_load_pid(fd2, pid, 0)));
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
 static void sc_start_flags(int argc, char **argv)
 {
 	struct pfarg_start s;
@@ -2446,6 +2470,7 @@ static const struct scenario scenarios[] = {
 	{ "load_fields", sc_load_fields },
 	{ "load_pid", sc_load_pid },
 	{ "load_child", sc_load_child },
+	{ "pmcs_after_detach", sc_pmcs_after_detach },
 	{ "start_flags", sc_start_flags },
 	{ "stop_flags", sc_stop_flags },
 	{ "pmc", sc_pmc },
