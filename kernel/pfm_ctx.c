@@ -683,6 +683,8 @@ static bool pfm_may_monitor(struct task_struct *task)
 	return ok;
 }
 
+/* The task of tid, referenced; whether it may be monitored is
+ * pfm_lock_target()'s to say, under the task's exec lock. */
 static struct task_struct *pfm_get_target(u32 tid)
 {
 	struct task_struct *task;
@@ -700,14 +702,6 @@ static struct task_struct *pfm_get_target(u32 tid)
 	rcu_read_unlock();
 	if (!task)
 		return ERR_PTR(-ESRCH);
-	if (!pfm_may_monitor(task)) {
-		put_task_struct(task);
-		return ERR_PTR(-EPERM);
-	}
-	if (task->exit_state || (task->flags & PF_EXITING)) {
-		put_task_struct(task);
-		return ERR_PTR(-ESRCH);
-	}
 	return task;
 }
 
@@ -727,10 +721,10 @@ static int pfm_lock_target(struct task_struct *task, bool self)
 	ret = down_read_killable(&task->signal->exec_update_lock);
 	if (ret)
 		return ret;
-	if (task->exit_state || (task->flags & PF_EXITING))
-		ret = -ESRCH;
-	else if (!pfm_may_monitor(task))
+	if (!pfm_may_monitor(task))
 		ret = -EPERM;
+	else if (task->exit_state || (task->flags & PF_EXITING))
+		ret = -ESRCH;
 	if (ret)
 		up_read(&task->signal->exec_update_lock);
 	return ret;
@@ -1452,6 +1446,7 @@ int pfm_ctx_write_pmc(struct pfm_context *ctx, struct pfarg_pmc *pmc)
 	struct pfm_counter *c, next;
 	struct pfm_set *set;
 	u32 retfl = 0;
+	bool locked;
 	u64 *reg;
 	int ret;
 
@@ -1496,7 +1491,8 @@ int pfm_ctx_write_pmc(struct pfm_context *ctx, struct pfarg_pmc *pmc)
 	 * count.  The access is checked again first (the load's check may
 	 * be long past): refused, the old event stays.
 	 */
-	if (ctx->task && next.evtsel) {
+	locked = ctx->task && next.evtsel;
+	if (locked) {
 		ret = pfm_lock_target(ctx->task, ctx->self);
 		if (ret)
 			return pfm_reg_fail(&pmc->reg_flags, PFM_REG_RETFL_PERM, ret);
@@ -1509,7 +1505,7 @@ int pfm_ctx_write_pmc(struct pfm_context *ctx, struct pfarg_pmc *pmc)
 	if (!c->evtsel)
 		return 0;
 	ret = pfm_counter_attach(ctx, c);
-	if (ctx->task)
+	if (locked)
 		pfm_unlock_target(ctx->task, ctx->self);
 	if (ret) {
 		c->evtsel = 0;
