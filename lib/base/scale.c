@@ -64,6 +64,13 @@ void px_value_set_ci(struct px_value *v, double variance, double dof)
 		      variance > 0 ? INFINITY : 0;
 }
 
+void px_value_add_bound(struct px_value *v, double bound)
+{
+	if (v->state != PX_SCALED || !(bound > 0) || isnan(v->ci95_pct))
+		return;
+	v->ci95_pct += v->value > 0 ? 100.0 * bound / v->value : INFINITY;
+}
+
 void px_activations_add(struct px_activations *a, uint64_t c, uint64_t t)
 {
 	if (!t)

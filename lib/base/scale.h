@@ -78,6 +78,11 @@ void px_value_of(const struct px_count *c, uint64_t total, struct px_value *v);
  * degrees of freedom (Student's t; INFINITY: the normal 1.96). */
 void px_value_set_ci(struct px_value *v, double variance, double dof);
 
+/* Widen v's interval by a bound on a systematic error of its value:
+ * the bound is added to the 95% half-width, so a bias anywhere within it
+ * is covered.  An unknown interval (NAN) stays unknown. */
+void px_value_add_bound(struct px_value *v, double bound);
+
 /* The same over the counter's own enabled time. */
 void px_scale(const struct px_count *c, struct px_value *v);
 

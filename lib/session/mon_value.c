@@ -6,9 +6,9 @@
 #include <math.h>
 #include <string.h>
 
-/* The time unit u was measured: the sum over sets of the time each set was
- * enabled (exactly one set is enabled at a time). */
-static uint64_t unit_total(const struct px_monitor *m, const struct px_unit *u)
+/* The time unit u's sets were enabled: the sum over sets of each one's
+ * (exactly one set is enabled at a time). */
+static uint64_t unit_sets_time(const struct px_monitor *m, const struct px_unit *u)
 {
 	uint64_t total = 0;
 
@@ -24,6 +24,18 @@ static uint64_t unit_total(const struct px_monitor *m, const struct px_unit *u)
 		total += best;
 	}
 	return total;
+}
+
+/* The time unit u ran between one set's stop and the next one's start,
+ * from its clock, given its sets' total (the sets the tool switches:
+ * two ioctls, each an interrupt to the task's CPU).  What happened then
+ * counted in no set: from nothing (the switch's own interrupts) to the
+ * sets' own rates (the program running on, or a cycle counter ticking
+ * through the interrupts too). */
+static uint64_t unit_gaps(const struct px_unit *u, uint64_t sets_total)
+{
+	return u->clock && u->clock_count.enabled > sets_total ?
+	       u->clock_count.enabled - sets_total : 0;
 }
 
 /* The relative spread of the rates over unit u's activations, pooled over
@@ -45,17 +57,22 @@ static double unit_rel_spread(const struct px_monitor *m, const struct px_unit *
 	return weights > 0 ? sum / weights : 0;
 }
 
-/* The value of set s, event i in unit u and the variance of its estimate
- * (0 when counted whole, NAN when unknown). */
+/* The value of set s, event i in unit u, the variance of its estimate
+ * (0 when counted whole, NAN when unknown) and the bound of its
+ * systematic error.  The unit's time is its sets' and half its gaps:
+ * the value is the middle of what the gaps may have held, nothing or as
+ * much as the set's rate, and half their share bounds its error. */
 static void unit_value(const struct px_monitor *m, const struct px_unit *u,
 		       size_t s, size_t i, struct px_value *v, uint64_t *total,
-		       double *variance, double *dof)
+		       double *variance, double *dof, double *bound)
 {
 	size_t k = px_monitor_index(m, s, i);
+	uint64_t sets = unit_sets_time(m, u), half_gaps = unit_gaps(u, sets) / 2;
 
-	*total = unit_total(m, u);
+	*total = sets + half_gaps;
 	*variance = NAN;
 	*dof = INFINITY;
+	*bound = 0;
 	if (u->status[k]) {
 		memset(v, 0, sizeof(*v));
 		v->state = PX_NOT_SUPPORTED;
@@ -69,7 +86,10 @@ static void unit_value(const struct px_monitor *m, const struct px_unit *u,
 	else if (v->state == PX_SCALED && u->acts)
 		*variance = px_activations_variance(&u->acts[k], *total,
 						    unit_rel_spread(m, u), dof);
+	if (v->state == PX_SCALED)
+		*bound = v->value * (double)half_gaps / (double)*total;
 	px_value_set_ci(v, *variance, *dof);
+	px_value_add_bound(v, *bound);
 }
 
 void px_mon_value(const struct px_monitor *m, const struct px_unit *u,
@@ -77,10 +97,11 @@ void px_mon_value(const struct px_monitor *m, const struct px_unit *u,
 {
 	uint64_t total, sum_running = 0, sum_total = 0;
 	double variance, sum_variance = 0, dof, min_dof = INFINITY;
+	double bound, sum_bound = 0;
 	bool any_supported = false;
 
 	if (u) {
-		unit_value(m, u, s, i, v, &total, &variance, &dof);
+		unit_value(m, u, s, i, v, &total, &variance, &dof, &bound);
 		return;
 	}
 	memset(v, 0, sizeof(*v));
@@ -88,7 +109,7 @@ void px_mon_value(const struct px_monitor *m, const struct px_unit *u,
 	for (size_t k = 0; k < m->nunits; k++) {
 		struct px_value one;
 
-		unit_value(m, &m->units[k], s, i, &one, &total, &variance, &dof);
+		unit_value(m, &m->units[k], s, i, &one, &total, &variance, &dof, &bound);
 		if (one.state != PX_NOT_SUPPORTED)
 			any_supported = true;
 		sum_total += total;
@@ -98,6 +119,7 @@ void px_mon_value(const struct px_monitor *m, const struct px_unit *u,
 		v->raw += one.raw;
 		v->value += one.value;
 		sum_variance += variance;	/* the units' errors are independent */
+		sum_bound += bound;		/* their biases may all lean one way */
 		if (!(dof >= min_dof))
 			min_dof = dof;		/* the least known one sets the t */
 		sum_running += m->units[k].counts[px_monitor_index(m, s, i)].running;
@@ -110,4 +132,5 @@ void px_mon_value(const struct px_monitor *m, const struct px_unit *u,
 		v->state = PX_SCALED;
 	v->ci95_pct = v->state == PX_COUNTED ? 0 : NAN;
 	px_value_set_ci(v, sum_variance, min_dof);
+	px_value_add_bound(v, sum_bound);
 }

@@ -93,6 +93,11 @@ struct px_unit {
 	/* [total events] with sets the tool switches: each counter's
 	 * activations, for the uncertainty of its scaled value; else NULL */
 	struct px_activations *acts;
+	/* with sets the tool switches: a counter enabled the whole session,
+	 * never switched, whose enabled time is the unit's (monitor.c:
+	 * open_clock); NULL otherwise */
+	struct px_group *clock;
+	struct px_count clock_count;	/* read with the counts */
 	bool frozen;		/* exec'd without --follow-exec: counting stopped */
 	/* its counters start at the command's exec (inherit), not when the
 	 * session starts: enabled earlier, they would count the last steps
@@ -137,7 +142,8 @@ void px_monitor_free(struct px_monitor *m);
 int px_monitor_drain(struct px_monitor *m);
 
 /* The value of set s, event i in unit u, scaled to the unit's whole time
- * (the sum of its sets' times), with its interval; NULL: the sum over
+ * (its sets' times, and half the moments between them its clock saw),
+ * with its interval; NULL: the sum over
  * all units (mon_value.c). */
 void px_mon_value(const struct px_monitor *m, const struct px_unit *u,
 		  size_t s, size_t i, struct px_value *v);

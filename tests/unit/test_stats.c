@@ -189,6 +189,20 @@ static void test_activations(void)
 	v.ci95_pct = 0;
 	px_value_set_ci(&v, 2500, 27);
 	is_num(v.ci95_pct, 0, 0, "a value counted whole keeps no interval");
+	px_value_add_bound(&v, 30);
+	is_num(v.ci95_pct, 0, 0, "nor gets one from a bound");
+
+	v.state = PX_SCALED;
+	v.ci95_pct = NAN;
+	px_value_set_ci(&v, 2500, INFINITY);
+	px_value_add_bound(&v, 30);
+	is_num(v.ci95_pct, 9.79982 + 3, 1e-4, "a bound of 30 on 1000 widens +- 9.80%% by 3 points");
+	v.ci95_pct = NAN;
+	px_value_add_bound(&v, 30);
+	ok(isnan(v.ci95_pct), "an unknown interval stays unknown with a bound");
+	v.ci95_pct = 0;
+	px_value_add_bound(&v, 30);
+	is_num(v.ci95_pct, 3, 1e-12, "a scaled value with no spread: the bound alone");
 }
 
 /* Student's t tail against tables' values (two-sided 5%: 12.706 at 1
