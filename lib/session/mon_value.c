@@ -59,17 +59,22 @@ static double unit_rel_spread(const struct px_monitor *m, const struct px_unit *
 
 /* The value of set s, event i in unit u, the variance of its estimate
  * (0 when counted whole, NAN when unknown) and the bound of its
- * systematic error.  The unit's time is its sets' and half its gaps:
- * the value is the middle of what the gaps may have held, nothing or as
- * much as the set's rate, and half their share bounds its error. */
+ * systematic error; *total: the sets' time, which its active_pct is a
+ * share of (the sets' shares add up to 100%).  The value stands for the
+ * sets' time and half the gaps: the middle of what the gaps may have
+ * held, nothing or as much as the set's rate, and half their share
+ * bounds its error. */
 static void unit_value(const struct px_monitor *m, const struct px_unit *u,
 		       size_t s, size_t i, struct px_value *v, uint64_t *total,
 		       double *variance, double *dof, double *bound)
 {
 	size_t k = px_monitor_index(m, s, i);
-	uint64_t sets = unit_sets_time(m, u), half_gaps = unit_gaps(u, sets) / 2;
+	uint64_t half_gaps;
+	double stands_for;
 
-	*total = sets + half_gaps;
+	*total = unit_sets_time(m, u);
+	half_gaps = unit_gaps(u, *total) / 2;
+	stands_for = (double)*total + (double)half_gaps;
 	*variance = NAN;
 	*dof = INFINITY;
 	*bound = 0;
@@ -81,13 +86,15 @@ static void unit_value(const struct px_monitor *m, const struct px_unit *u,
 	}
 	/* multiplexed by the kernel inside the set as well: running < enabled */
 	px_value_of(&u->counts[k], *total, v);
+	if (v->state == PX_SCALED && half_gaps) {
+		v->value *= stands_for / (double)*total;
+		*bound = v->value * (double)half_gaps / stands_for;
+	}
 	if (v->state == PX_COUNTED)
 		*variance = 0;
 	else if (v->state == PX_SCALED && u->acts)
-		*variance = px_activations_variance(&u->acts[k], *total,
+		*variance = px_activations_variance(&u->acts[k], *total + half_gaps,
 						    unit_rel_spread(m, u), dof);
-	if (v->state == PX_SCALED)
-		*bound = v->value * (double)half_gaps / (double)*total;
 	px_value_set_ci(v, *variance, *dof);
 	px_value_add_bound(v, *bound);
 }
