@@ -1146,6 +1146,54 @@ static bool pfm_has_copies(struct pfm_context *ctx, bool on)
 	return false;
 }
 
+/*
+ * Take back ev's start at the exec.  perf starts an enable_on_exec event
+ * at the exec whatever was done to it before (PERF_EVENT_IOC_DISABLE
+ * leaves the flag) and has no call to clear it: it is cleared here under
+ * the lock of the event's perf context, the lock perf's exec path tests
+ * and clears it under (perf_event_enable_on_exec()).  An event's context
+ * stays its own: perf swaps contexts between tasks, not events between
+ * contexts.  After the exec the flag is already clear.
+ */
+static void pfm_event_drop_exec_start(struct perf_event *ev)
+{
+	struct perf_event_context *pctx = READ_ONCE(ev->ctx);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pctx->lock, flags);
+	ev->attr.enable_on_exec = 0;
+	raw_spin_unlock_irqrestore(&pctx->lock, flags);
+}
+
+/*
+ * PFM_START or PFM_STOP before the exec a context was loaded to start at
+ * (PFM_LOADFL_ENABLE_ON_EXEC): the command takes the exec's place, so
+ * the exec starts nothing, now or later (events the context creates
+ * from now on included).  start_now: the active set and the switch
+ * timer start at once, as the exec would have started them.
+ */
+static void pfm_cancel_exec_start(struct pfm_context *ctx, bool start_now)
+{
+	struct pfm_set *set;
+	int i;
+
+	if (!ctx->exec_pending)
+		return;
+	ctx->exec_pending = false;
+	ctx->load_flags &= ~PFM_LOADFL_ENABLE_ON_EXEC;
+	list_for_each_entry(set, &ctx->sets, list)
+		for (i = 0; i < PFM_NUM_COUNTERS; i++)
+			if (set->ctr[i].event)
+				pfm_event_drop_exec_start(set->ctr[i].event);
+	if (ctx->timer)
+		pfm_event_drop_exec_start(ctx->timer);
+	if (!start_now)
+		return;
+	pfm_set_enable(ctx->active, true);
+	if (ctx->timer)
+		perf_event_enable(ctx->timer);
+}
+
 int pfm_ctx_start(struct pfm_context *ctx, const struct pfarg_start *st)
 {
 	struct pfm_set *set = NULL;
@@ -1167,6 +1215,12 @@ int pfm_ctx_start(struct pfm_context *ctx, const struct pfarg_start *st)
 		if (!set)
 			return -EINVAL;
 	}
+	if (ctx->exec_pending) {
+		/* tasks created meanwhile would never count */
+		if (pfm_has_copies(ctx, false))
+			return -EOPNOTSUPP;
+		pfm_cancel_exec_start(ctx, true);
+	}
 	if (set && (set != ctx->active || !ctx->started)) {
 		/* a named set counts as a run, started or switched to */
 		if (ctx->started) {
@@ -1179,19 +1233,14 @@ int pfm_ctx_start(struct pfm_context *ctx, const struct pfarg_start *st)
 		if (ctx->timer)
 			perf_event_period(ctx->timer, pfm_timer_period(set));
 	}
-	if (ctx->started && !ctx->exec_pending)
+	if (ctx->started)
 		return 0;
 	/* tasks created meanwhile would never count */
 	if (pfm_has_copies(ctx, false))
 		return -EOPNOTSUPP;
-	/* started now, or at once where the exec was to start it (as
-	 * PERF_EVENT_IOC_ENABLE does before an enable_on_exec) */
 	pfm_set_enable(ctx->active, true);
 	if (ctx->timer)
 		perf_event_enable(ctx->timer);
-	ctx->exec_pending = false;
-	if (ctx->started)
-		return 0;
 	ctx->started = true;
 	pfm_set_clock(ctx, true);
 	return 0;
@@ -1206,13 +1255,13 @@ int pfm_ctx_stop(struct pfm_context *ctx)
 	/* tasks the target created would count on */
 	if (pfm_has_copies(ctx, true))
 		return -EOPNOTSUPP;
+	pfm_cancel_exec_start(ctx, false);
 	pfm_set_clock(ctx, false);
 	if (ctx->timer)
 		perf_event_disable(ctx->timer);
 	pfm_set_enable(ctx->active, false);
 	pfm_flush_overflows(ctx);
 	ctx->started = false;
-	ctx->exec_pending = false;
 	return 0;
 }
 

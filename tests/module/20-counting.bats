@@ -148,6 +148,21 @@ setup() {
 	assert_output "sets switch sums stop OK stopped"
 }
 
+# perf starts an enable_on_exec event at the exec whatever was done to it
+# before: PFM_STOP before the exec left the exec to start the context's
+# events (counting with the context stopped, and PFM_STOP then a no-op);
+# PFM_START of another set before the exec started that set, and the
+# exec started the first one too.  Either cancels the start at the exec.
+@test "PFM_STOP before the exec cancels the start at the exec; PFM_START then starts it" {
+	run -0 pfm_test exec_cancel stop
+	assert_output "quiet counts stopped"
+}
+
+@test "PFM_START of another set before the exec starts that set alone" {
+	run -0 pfm_test exec_cancel set
+	assert_output "set1 stopped"
+}
+
 # perf takes a CPU's events off it when the CPU goes offline, and they
 # stay off when it returns: every command on the context says ENODEV
 # while it is away (but an unload), and its events are made again, the

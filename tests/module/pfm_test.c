@@ -1756,6 +1756,85 @@ static void sc_exec_start(int argc, char **argv)
 	waitpid(pid, NULL, 0);
 }
 
+/* Wait (up to 5 s) until pid runs "pfm_test fault_loop", its exec done. */
+static void wait_fault_loop(pid_t pid)
+{
+	char path[64], buf[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	for (int i = 0; i < 500; i++) {
+		FILE *f = fopen(path, "r");
+		size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+
+		if (f)
+			fclose(f);
+		buf[n] = 0;
+		/* "pfm_test\0fault_loop\0" */
+		if (n > strlen(buf) + 1 && !strcmp(buf + strlen(buf) + 1, "fault_loop"))
+			return;
+		usleep(10000);
+	}
+	die("the exec never came");
+}
+
+/* Sets 0 and 1's page faults stand still over 200 ms. */
+static int sets_still(int fd)
+{
+	uint64_t a = pmd_of_set(fd, 0, NULL) + pmd_of_set(fd, 1, NULL);
+
+	usleep(200000);
+	return a == pmd_of_set(fd, 0, NULL) + pmd_of_set(fd, 1, NULL);
+}
+
+/*
+ * exec_cancel stop|set: a context loaded to start at the target's exec
+ * (PFM_LOADFL_ENABLE_ON_EXEC), two sets counting page faults, not
+ * switched.  "stop": PFM_STOP before the exec cancels that start: after
+ * the exec prints "quiet" when no set counted, then "counts" when
+ * PFM_START starts it and "stopped" when PFM_STOP stops it.  "set":
+ * PFM_START of set 1 before the exec starts set 1 alone: after the exec
+ * prints "set1" when set 1 counted and set 0 did not, then "stopped"
+ * when PFM_STOP stops both.
+ */
+static void sc_exec_cancel(int argc, char **argv)
+{
+	int stop = argc > 1 && !strcmp(argv[1], "stop");
+	pid_t pid = spawn_traced(exec_fault_loop, 0);
+	int fd = pfm_context(0);
+	struct pfarg_start st;
+
+	for (uint16_t i = 0; i < 2; i++)
+		if (set_create(fd, i, 0, 0, NULL) || pmc_set(fd, i, 0, EV_PAGE_FAULTS))
+			die("set-up");
+	if (pfm_load_pid(fd, pid, PFM_LOADFL_ENABLE_ON_EXEC))
+		die("load");
+	memset(&st, 0, sizeof(st));
+	st.start_flags = PFM_STARTFL_SET;
+	st.start_set = 1;
+	if (stop ? pfm_flags_cmd(fd, PFM_STOP) : xioctl(fd, PFM_START, &st))
+		die(stop ? "PFM_STOP" : "PFM_START");
+	release_traced(pid);
+	wait_fault_loop(pid);
+	usleep(100000);
+	if (stop) {
+		printf("%s ", pmd_of_set(fd, 0, NULL) + pmd_of_set(fd, 1, NULL) ? "counted" : "quiet");
+		if (pfm_start(fd))
+			die("PFM_START");
+		usleep(100000);
+		printf("%s ", pmd_of_set(fd, 0, NULL) ? "counts" : "nothing");
+	} else {
+		for (int i = 0; i < 500 && pmd_of_set(fd, 1, NULL) < 1000; i++)
+			usleep(10000);
+		printf("%s ", pmd_of_set(fd, 1, NULL) >= 1000 && !pmd_of_set(fd, 0, NULL) ?
+		       "set1" : "set0");
+	}
+	if (pfm_flags_cmd(fd, PFM_STOP))
+		die("PFM_STOP");
+	printf("%s\n", sets_still(fd) ? "stopped" : "counting");
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
 /* --- CPU hotplug ---------------------------------------------------------- */
 
 static void cpu_set_online(int cpu, int on)
@@ -2496,6 +2575,7 @@ static const struct scenario scenarios[] = {
 	{ "load_events", sc_load_events },
 	{ "fault_loop", sc_fault_loop },
 	{ "exec_start", sc_exec_start },
+	{ "exec_cancel", sc_exec_cancel },
 	{ "cpu_offline", sc_cpu_offline },
 };
 
