@@ -38,6 +38,7 @@ extern bool pfm_hw_pmu;
 extern unsigned long pfm_smpl_buf_size_max;
 extern unsigned int pfm_dev_gid;
 extern unsigned int pfm_events_per_user_max;
+extern unsigned int pfm_sets_per_user_max;
 extern unsigned long pfm_smpl_buf_per_user_max;
 
 /* dev_gid: no group (only CAP_PERFMON opens /dev/perfmon) */
@@ -60,6 +61,7 @@ enum pfm_user_res {
 	PFM_USER_CTX,		/* open contexts: ctx_per_user_max */
 	PFM_USER_EVENTS,	/* perf events: events_per_user_max */
 	PFM_USER_SMPL,		/* bytes of sampling buffers */
+	PFM_USER_SETS,		/* event sets but each context's set 0 */
 	PFM_USER_NR,
 };
 
@@ -246,6 +248,12 @@ struct pfm_context {
 	DECLARE_BITMAP(reload_pmds, PFM_NUM_COUNTERS);
 	struct irq_work irq_work;	/* wake readers, queue switch_work */
 	struct work_struct switch_work;
+	struct work_struct revive_work;	/* its CPU back online */
+	struct rcu_work free_work;	/* the free, a grace period after the close */
+	/* the last detach's grace period (get_state_synchronize_rcu()),
+	 * before which no set may be freed */
+	unsigned long detach_gp;
+	bool detach_gp_owed;
 	struct pfm_switcher *switcher;	/* per-thread time-based switches */
 
 	struct pfm_smpl *smpl;		/* the sampling format, or NULL */
@@ -285,6 +293,7 @@ ssize_t pfm_pmu_describe(char *buf, bool pmcs);
 /* pfm_ctx.c: the context state machine */
 struct pfm_context *pfm_ctx_alloc(void);
 void pfm_ctx_free(struct pfm_context *ctx);
+void pfm_ctx_free_wait(void);
 int pfm_ctx_create(struct pfm_context *ctx, const struct pfarg_ctx *arg);
 int pfm_ctx_load(struct pfm_context *ctx, const struct pfarg_load *ld);
 int pfm_ctx_unload(struct pfm_context *ctx);

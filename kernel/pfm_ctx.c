@@ -23,6 +23,8 @@
 atomic_t pfm_nr_contexts = ATOMIC_INIT(0);
 
 static struct kmem_cache *pfm_ctx_cache;
+/* closed contexts, freed a grace period after their close */
+static struct workqueue_struct *pfm_free_wq;
 
 /* loaded contexts, for "one context per thread, one per CPU" */
 static DEFINE_MUTEX(pfm_loaded_lock);
@@ -33,11 +35,29 @@ int pfm_ctx_cache_init(void)
 	pfm_ctx_cache = kmem_cache_create("perfmon_context",
 					  sizeof(struct pfm_context), 0,
 					  SLAB_ACCOUNT, NULL);
-	return pfm_ctx_cache ? 0 : -ENOMEM;
+	if (!pfm_ctx_cache)
+		return -ENOMEM;
+	pfm_free_wq = alloc_workqueue("perfmon_free", 0, 0);
+	if (!pfm_free_wq) {
+		kmem_cache_destroy(pfm_ctx_cache);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Every closed context freed, and no handler of a released event left in
+ * the module's code (module exit: no file is open). */
+void pfm_ctx_free_wait(void)
+{
+	synchronize_rcu();
+	rcu_barrier();			/* each free is queued... */
+	flush_workqueue(pfm_free_wq);	/* ...and done */
 }
 
 void pfm_ctx_cache_destroy(void)
 {
+	pfm_ctx_free_wait();
+	destroy_workqueue(pfm_free_wq);
 	kmem_cache_destroy(pfm_ctx_cache);
 }
 
@@ -68,6 +88,7 @@ static struct pfm_set *pfm_find_set(struct pfm_context *ctx, unsigned int id)
 }
 
 static void pfm_switch_work(struct work_struct *w);
+static void pfm_revive_work(struct work_struct *w);
 
 struct pfm_context *pfm_ctx_alloc(void)
 {
@@ -92,6 +113,7 @@ struct pfm_context *pfm_ctx_alloc(void)
 	raw_spin_lock_init(&ctx->ovfl_lock);
 	init_irq_work(&ctx->irq_work, pfm_irq_work);
 	INIT_WORK(&ctx->switch_work, pfm_switch_work);
+	INIT_WORK(&ctx->revive_work, pfm_revive_work);
 	INIT_LIST_HEAD(&ctx->loaded);
 	INIT_LIST_HEAD(&ctx->sets);
 	list_add(&set0->list, &ctx->sets);
@@ -531,21 +553,48 @@ static void pfm_switch_work(struct work_struct *w)
  * How many times each CPU went offline.  perf takes a CPU's events off
  * it when it goes (they stay off when it comes back), so a system-wide
  * context compares the count with the one its events were made at.  The
- * hotplug callback only counts: it runs with the hotplug lock held for
- * writing, and creating events takes it for reading (static keys), so
- * the context's lock (held while creating events) is not taken there.
+ * hotplug callbacks take no context's lock: they run with the hotplug
+ * lock held for writing, and creating events takes it for reading
+ * (static keys) with the context's lock held.
  */
 static atomic_t *pfm_cpu_down_count;
-static enum cpuhp_state pfm_cpuhp_state;
+static enum cpuhp_state pfm_cpuhp_dead, pfm_cpuhp_online;
 
 static unsigned int pfm_cpu_downs(int cpu)
 {
 	return atomic_read(&pfm_cpu_down_count[cpu]);
 }
 
-static int pfm_cpu_down(unsigned int cpu)
+/*
+ * Counted once the CPU is dead (a prepare state's teardown runs on
+ * another CPU then), after perf took its events off it
+ * (CPUHP_AP_PERF_ONLINE's teardown comes before): a command that sees
+ * the count change sees the CPU offline too.  Counted at the
+ * CPUHP_AP_ONLINE_DYN teardown, the count changed while the CPU was
+ * still online with perf's events on it: a command then made the events
+ * again, perf took those off next, and the context never counted again.
+ */
+static int pfm_cpu_dead(unsigned int cpu)
 {
 	atomic_inc(&pfm_cpu_down_count[cpu]);
+	return 0;
+}
+
+/*
+ * Back online, perf's side too (CPUHP_AP_PERF_ONLINE comes up before):
+ * the CPU's system-wide contexts are made again now, each by its work
+ * item (which takes its lock), not at their next command only: one whose
+ * reader waits in poll() or read() for an overflow would wait for ever.
+ */
+static int pfm_cpu_online(unsigned int cpu)
+{
+	struct pfm_context *ctx;
+
+	mutex_lock(&pfm_loaded_lock);
+	list_for_each_entry(ctx, &pfm_loaded_list, loaded)
+		if (!ctx->task && ctx->cpu == (int)cpu)
+			queue_work(system_wq, &ctx->revive_work);
+	mutex_unlock(&pfm_loaded_lock);
 	return 0;
 }
 
@@ -556,19 +605,29 @@ int pfm_hotplug_init(void)
 	pfm_cpu_down_count = kcalloc(nr_cpu_ids, sizeof(atomic_t), GFP_KERNEL);
 	if (!pfm_cpu_down_count)
 		return -ENOMEM;
+	ret = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN, "perfmon:dead",
+					NULL, pfm_cpu_dead);
+	if (ret < 0)
+		goto out_free;
+	pfm_cpuhp_dead = ret;
 	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "perfmon:online",
-					NULL, pfm_cpu_down);
-	if (ret < 0) {
-		kfree(pfm_cpu_down_count);
-		return ret;
-	}
-	pfm_cpuhp_state = ret;
+					pfm_cpu_online, NULL);
+	if (ret < 0)
+		goto out_dead;
+	pfm_cpuhp_online = ret;
 	return 0;
+
+out_dead:
+	cpuhp_remove_state_nocalls(pfm_cpuhp_dead);
+out_free:
+	kfree(pfm_cpu_down_count);
+	return ret;
 }
 
 void pfm_hotplug_exit(void)
 {
-	cpuhp_remove_state_nocalls(pfm_cpuhp_state);
+	cpuhp_remove_state_nocalls(pfm_cpuhp_online);
+	cpuhp_remove_state_nocalls(pfm_cpuhp_dead);
 	kfree(pfm_cpu_down_count);
 }
 
@@ -583,7 +642,7 @@ static int pfm_ctx_revive(struct pfm_context *ctx)
 
 	if (ctx->timer) {
 		perf_event_release_kernel(ctx->timer);
-		ctx->timer = NULL;
+		WRITE_ONCE(ctx->timer, NULL);
 	}
 	list_for_each_entry(set, &ctx->sets, list) {
 		for (i = 0; i < PFM_NUM_COUNTERS; i++) {
@@ -606,29 +665,45 @@ static int pfm_ctx_revive(struct pfm_context *ctx)
 }
 
 /*
- * Before every command on a loaded system-wide context (ctx->lock
- * held): while its CPU is offline, ENODEV (except PFM_UNLOAD_CONTEXT);
- * once it is back, its events are made again and it counts on.
+ * A loaded system-wide context (ctx->lock held): 0 while its events are
+ * on its CPU, made again if it went offline and is back; -ENODEV while
+ * it is offline, or if its events cannot be made yet.
  */
-int pfm_ctx_check_cpu(struct pfm_context *ctx, unsigned int nr)
+static int pfm_ctx_revive_if_back(struct pfm_context *ctx)
 {
 	unsigned int downs;
-	int ret;
 
 	if (ctx->state != PFM_CTX_LOADED || ctx->task || ctx->cpu < 0)
 		return 0;
 	downs = pfm_cpu_downs(ctx->cpu);
 	if (downs == ctx->cpu_downs && cpu_online(ctx->cpu))
 		return 0;
-	if (nr == _IOC_NR(PFM_UNLOAD_CONTEXT))
-		return 0;
-	if (!cpu_online(ctx->cpu))
-		return -ENODEV;
-	ret = pfm_ctx_revive(ctx);
-	if (ret)
+	if (!cpu_online(ctx->cpu) || pfm_ctx_revive(ctx))
 		return -ENODEV;
 	ctx->cpu_downs = downs;
 	return 0;
+}
+
+/* Its CPU back online (pfm_cpu_online()). */
+static void pfm_revive_work(struct work_struct *w)
+{
+	struct pfm_context *ctx = container_of(w, struct pfm_context, revive_work);
+
+	mutex_lock(&ctx->lock);
+	pfm_ctx_revive_if_back(ctx);
+	mutex_unlock(&ctx->lock);
+}
+
+/*
+ * Before every command on a context (ctx->lock held): a system-wide one
+ * whose CPU is offline says ENODEV (but to PFM_UNLOAD_CONTEXT), and once
+ * it is back its events are made again and it counts on.
+ */
+int pfm_ctx_check_cpu(struct pfm_context *ctx, unsigned int nr)
+{
+	if (nr == _IOC_NR(PFM_UNLOAD_CONTEXT))
+		return 0;
+	return pfm_ctx_revive_if_back(ctx);
 }
 
 /* --- the target's exit -------------------------------------------------- */
@@ -750,7 +825,8 @@ static bool pfm_target_busy(struct task_struct *task, int cpu)
 }
 
 /*
- * Release every event of the context, then wait for a grace period.  A
+ * Release every event of the context, and note the grace period that
+ * must pass before what their handlers reach is freed.  A
  * released event is off its PMU, but its handler may still be running
  * on another CPU: software events run it in the task that counts them
  * with only preemption disabled, interrupts on (on x86-64 a page fault
@@ -762,10 +838,13 @@ static bool pfm_target_busy(struct task_struct *task, int cpu)
  * rcu_read_lock() with preemption off, the others with interrupts off
  * or in NMI), so after the grace period none is left in
  * pfm_ovfl_handler() or pfm_timer_handler() with a pointer to this
- * context, its sets or its format: they may be freed (a set deleted, the
- * context closed, the format's module put) and the irq_work they raise
- * is synced after.  Expedited: one close or unload waits for it, and a
- * context's whole life may be a few ms.
+ * context or its sets: they may be freed (a set deleted:
+ * pfm_wait_detached(); the context closed: pfm_ctx_free()) and the
+ * irq_work they raise is synced after.  The format and its buffer are
+ * reached under ovfl_lock only, and go at the close (pfm_smpl_free()).
+ * No one waits for it here: an unload or a failed load frees nothing,
+ * and a handler of events gone finds none of the context's events its
+ * own (pfm_ovfl_handler(), pfm_timer_handler()).
  */
 static void pfm_detach_all(struct pfm_context *ctx)
 {
@@ -775,7 +854,7 @@ static void pfm_detach_all(struct pfm_context *ctx)
 
 	if (ctx->timer) {
 		perf_event_release_kernel(ctx->timer);
-		ctx->timer = NULL;
+		WRITE_ONCE(ctx->timer, NULL);
 		any = true;
 	}
 	list_for_each_entry(set, &ctx->sets, list) {
@@ -784,8 +863,19 @@ static void pfm_detach_all(struct pfm_context *ctx)
 			pfm_counter_detach(ctx, &set->ctr[i]);
 		}
 	}
-	if (any)
-		synchronize_rcu_expedited();
+	if (any) {
+		ctx->detach_gp = get_state_synchronize_rcu();
+		ctx->detach_gp_owed = true;
+	}
+}
+
+/* The last detach's handlers are all gone (before a set is freed). */
+static void pfm_wait_detached(struct pfm_context *ctx)
+{
+	if (!ctx->detach_gp_owed)
+		return;
+	cond_synchronize_rcu(ctx->detach_gp);
+	ctx->detach_gp_owed = false;
 }
 
 /* The set-switch clock: the thread's CPU time, or the CPU's wall time. */
@@ -817,7 +907,7 @@ static int pfm_timer_attach(struct pfm_context *ctx)
 						      pfm_timer_handler, ctx);
 	if (IS_ERR(ev))
 		return PTR_ERR(ev);
-	ctx->timer = ev;
+	WRITE_ONCE(ctx->timer, ev);
 	return 0;
 }
 
@@ -878,13 +968,22 @@ int pfm_ctx_load(struct pfm_context *ctx, const struct pfarg_load *ld)
 		}
 	}
 
+	/*
+	 * The target is taken under pfm_loaded_lock, its events made after:
+	 * the lock is global, and every load and unload of every user waits
+	 * for it.  A context on the list holds its target, loaded or still
+	 * making its events.
+	 */
 	mutex_lock(&pfm_loaded_lock);
 	if (pfm_target_busy(task, ld->load_cpu)) {
+		mutex_unlock(&pfm_loaded_lock);
 		ret = -EBUSY;
-		goto out_unlock;
+		goto out_put;
 	}
 	ctx->task = task;
 	ctx->cpu = task ? -1 : (int)ld->load_cpu;
+	list_add(&ctx->loaded, &pfm_loaded_list);
+	mutex_unlock(&pfm_loaded_lock);
 	if (!task)
 		ctx->cpu_downs = pfm_cpu_downs(ctx->cpu);
 	ctx->load_flags = ld->load_flags;
@@ -909,8 +1008,6 @@ int pfm_ctx_load(struct pfm_context *ctx, const struct pfarg_load *ld)
 	ret = pfm_timer_attach(ctx);
 	if (ret)
 		goto out_detach;
-	list_add(&ctx->loaded, &pfm_loaded_list);
-	mutex_unlock(&pfm_loaded_lock);
 
 	pfm_reset_msgq(ctx);
 	ctx->exit_seen = false;
@@ -935,10 +1032,12 @@ int pfm_ctx_load(struct pfm_context *ctx, const struct pfarg_load *ld)
 
 out_detach:
 	pfm_detach_all(ctx);
+	mutex_lock(&pfm_loaded_lock);
+	list_del_init(&ctx->loaded);
+	mutex_unlock(&pfm_loaded_lock);
 	ctx->task = NULL;
 	ctx->cpu = -1;
-out_unlock:
-	mutex_unlock(&pfm_loaded_lock);
+out_put:
 	if (task) {
 		pfm_unlock_target(task, task == current);
 		put_task_struct(task);
@@ -1012,21 +1111,18 @@ bool pfm_ctx_exit_pending(struct pfm_context *ctx)
 	return READ_ONCE(ctx->exit_seen);
 }
 
-void pfm_ctx_free(struct pfm_context *ctx)
+/*
+ * The rest of a closed context's free, once no handler of its events can
+ * be left: none still runs (pfm_detach_all()) to raise the irq_work, and
+ * the work sees UNLOADED.
+ */
+static void pfm_ctx_release(struct pfm_context *ctx)
 {
 	struct pfm_set *set, *tmp;
 
-	mutex_lock(&ctx->lock);
-	if (ctx->state == PFM_CTX_LOADED)
-		pfm_do_unload(ctx);	/* a grace period after the events */
-	mutex_unlock(&ctx->lock);
-	/*
-	 * No event is left, and no handler still runs (pfm_detach_all()),
-	 * to raise the irq_work; the work sees UNLOADED.  The format's
-	 * module is put below, after that grace period too.
-	 */
 	irq_work_sync(&ctx->irq_work);
 	cancel_work_sync(&ctx->switch_work);
+	cancel_work_sync(&ctx->revive_work);	/* off the list since the unload */
 	/* a switch still queued on the target finds no context */
 	mutex_lock(&ctx->switcher->lock);
 	ctx->switcher->ctx = NULL;
@@ -1045,14 +1141,47 @@ void pfm_ctx_free(struct pfm_context *ctx)
 			kfree(ctx->block);
 		ctx->block = NULL;
 	}
-	pfm_smpl_free(ctx);
 	list_for_each_entry_safe(set, tmp, &ctx->sets, list) {
 		list_del(&set->list);
 		kfree(set);
 	}
 	mutex_destroy(&ctx->lock);
 	kmem_cache_free(pfm_ctx_cache, ctx);
+}
+
+static void pfm_ctx_release_rcu(struct work_struct *w)
+{
+	pfm_ctx_release(container_of(to_rcu_work(w), struct pfm_context, free_work));
+}
+
+/*
+ * Close: unloaded now, what it holds given back to its user now (its
+ * buffer and format too: pfm_smpl_free()), and the context and its sets
+ * freed once no handler of its events can be left: now if it never had
+ * events or a grace period has passed since, else a grace period later.
+ * The close does not wait for it: a normal grace period at each close
+ * is seconds for a tool closing a context per thread, and an expedited
+ * one interrupts every CPU of the machine, at each close of any user.
+ */
+void pfm_ctx_free(struct pfm_context *ctx)
+{
+	struct pfm_set *set;
+
+	mutex_lock(&ctx->lock);
+	if (ctx->state == PFM_CTX_LOADED)
+		pfm_do_unload(ctx);
+	mutex_unlock(&ctx->lock);
+	list_for_each_entry(set, &ctx->sets, list)
+		if (set->id)
+			pfm_user_uncharge(ctx->owner, PFM_USER_SETS, 1);
+	pfm_smpl_free(ctx);
 	atomic_dec(&pfm_nr_contexts);
+	if (!ctx->detach_gp_owed || poll_state_synchronize_rcu(ctx->detach_gp)) {
+		pfm_ctx_release(ctx);
+		return;
+	}
+	INIT_RCU_WORK(&ctx->free_work, pfm_ctx_release_rcu);
+	queue_rcu_work(pfm_free_wq, &ctx->free_work);
 }
 
 /* --- create, start, stop ------------------------------------------------ */
@@ -1395,6 +1524,7 @@ void pfm_ctx_info(struct pfm_context *ctx, struct pfarg_ctxinfo *ci)
 int pfm_ctx_create_set(struct pfm_context *ctx, struct pfarg_setdesc *sd)
 {
 	struct pfm_set *set, *pos;
+	int ret;
 
 	if (ctx->state != PFM_CTX_UNLOADED)
 		return -EBUSY;
@@ -1421,9 +1551,16 @@ int pfm_ctx_create_set(struct pfm_context *ctx, struct pfarg_setdesc *sd)
 	if (!set) {
 		if (ctx->nsets >= PFM_SETS_MAX)
 			return -ENOSPC;
+		/* a new set is never set 0: that is the context's own,
+		 * charged with it (ctx_per_user_max), and never deleted */
+		ret = pfm_user_charge(ctx->owner, PFM_USER_SETS, 1);
+		if (ret)
+			return ret;
 		set = pfm_set_alloc(ctx, sd->set_id);
-		if (!set)
+		if (!set) {
+			pfm_user_uncharge(ctx->owner, PFM_USER_SETS, 1);
 			return -ENOMEM;
+		}
 		list_for_each_entry(pos, &ctx->sets, list)
 			if (pos->id > set->id)
 				break;
@@ -1449,7 +1586,9 @@ int pfm_ctx_delete_set(struct pfm_context *ctx, struct pfarg_setdesc *sd)
 		ctx->active = list_first_entry(&ctx->sets, struct pfm_set, list);
 	list_del(&set->list);
 	ctx->nsets--;
+	pfm_wait_detached(ctx);		/* a handler of the last load may hold it */
 	kfree(set);
+	pfm_user_uncharge(ctx->owner, PFM_USER_SETS, 1);
 	return 0;
 }
 

@@ -34,6 +34,8 @@ unsigned int pfm_thread_gid = PFM_GROUP_ANY;
  */
 unsigned int pfm_dev_gid = PFM_GROUP_NONE;
 unsigned int pfm_events_per_user_max = 1024;
+/* a set is some 20 KiB of kernel memory: 1024 of them, 20 MiB a user */
+unsigned int pfm_sets_per_user_max = 1024;
 unsigned long pfm_smpl_buf_per_user_max = 16UL << 20;
 
 module_param_named(arg_size_max, pfm_arg_size_max, uint, 0644);
@@ -50,12 +52,14 @@ module_param_named(dev_gid, pfm_dev_gid, uint, 0644);
 MODULE_PARM_DESC(dev_gid, "group allowed to open /dev/perfmon besides CAP_PERFMON (4294967294: none, 4294967295: any)");
 module_param_named(events_per_user_max, pfm_events_per_user_max, uint, 0644);
 MODULE_PARM_DESC(events_per_user_max, "events of all contexts of a user (CAP_SYS_ADMIN is exempt)");
+module_param_named(sets_per_user_max, pfm_sets_per_user_max, uint, 0644);
+MODULE_PARM_DESC(sets_per_user_max, "event sets of all contexts of a user, each context's set 0 aside (CAP_SYS_ADMIN is exempt)");
 module_param_named(smpl_buf_per_user_max, pfm_smpl_buf_per_user_max, ulong, 0644);
 MODULE_PARM_DESC(smpl_buf_per_user_max, "bytes of all sampling buffers of a user (CAP_SYS_ADMIN is exempt)");
 
 /*
- * What each user holds: contexts, events, bytes of sampling buffers;
- * uid -> struct pfm_user, freed when all three are 0.  Everything held
+ * What each user holds: contexts, events, bytes of sampling buffers,
+ * event sets; uid -> struct pfm_user, freed when it holds nothing.  Everything held
  * is counted; the limits are checked when more is asked, except for
  * CAP_SYS_ADMIN.
  */
@@ -73,13 +77,39 @@ static unsigned long pfm_user_limit(enum pfm_user_res res)
 		return READ_ONCE(pfm_ctx_per_user_max);
 	case PFM_USER_EVENTS:
 		return READ_ONCE(pfm_events_per_user_max);
+	case PFM_USER_SETS:
+		return READ_ONCE(pfm_sets_per_user_max);
 	default:
 		return READ_ONCE(pfm_smpl_buf_per_user_max);
 	}
 }
 
-/* Charge n of res to uid: 0, or -EMFILE (contexts, events) or -ENOMEM
- * (buffers) past the user's limit. */
+static bool pfm_user_idle(const struct pfm_user *u)
+{
+	int res;
+
+	for (res = 0; res < PFM_USER_NR; res++)
+		if (u->held[res])
+			return false;
+	return true;
+}
+
+/* What a user past its limit of res is told: the errno of the same limit
+ * on one context (PFM_SETS_MAX: ENOSPC), or of running out. */
+static int pfm_user_refusal(enum pfm_user_res res)
+{
+	switch (res) {
+	case PFM_USER_SMPL:
+		return -ENOMEM;
+	case PFM_USER_SETS:
+		return -ENOSPC;
+	default:
+		return -EMFILE;
+	}
+}
+
+/* Charge n of res to uid: 0, or -EMFILE (contexts, events), -ENOMEM
+ * (buffers) or -ENOSPC (sets) past the user's limit. */
 int pfm_user_charge(kuid_t uid, enum pfm_user_res res, unsigned long n)
 {
 	struct pfm_user *u;
@@ -98,9 +128,8 @@ int pfm_user_charge(kuid_t uid, enum pfm_user_res res, unsigned long n)
 	}
 	if ((u->held[res] + n > pfm_user_limit(res) || u->held[res] + n < n) &&
 	    !capable(CAP_SYS_ADMIN)) {
-		ret = res == PFM_USER_SMPL ? -ENOMEM : -EMFILE;
-		if (!u->held[PFM_USER_CTX] && !u->held[PFM_USER_EVENTS] &&
-		    !u->held[PFM_USER_SMPL]) {
+		ret = pfm_user_refusal(res);
+		if (pfm_user_idle(u)) {
 			xa_erase(&pfm_users, __kuid_val(uid));
 			kfree(u);
 		}
@@ -120,8 +149,7 @@ void pfm_user_uncharge(kuid_t uid, enum pfm_user_res res, unsigned long n)
 	u = xa_load(&pfm_users, __kuid_val(uid));
 	if (!WARN_ON_ONCE(!u || u->held[res] < n)) {
 		u->held[res] -= n;
-		if (!u->held[PFM_USER_CTX] && !u->held[PFM_USER_EVENTS] &&
-		    !u->held[PFM_USER_SMPL]) {
+		if (pfm_user_idle(u)) {
 			xa_erase(&pfm_users, __kuid_val(uid));
 			kfree(u);
 		}
@@ -732,6 +760,7 @@ out_destroy_cache:
 static void __exit pfm_exit(void)
 {
 	misc_deregister(&pfm_misc);
+	pfm_ctx_free_wait();	/* every context freed */
 	pfm_task_works_wait();	/* no target still in our code */
 	pfm_hotplug_exit();
 	pfm_ctx_cache_destroy();

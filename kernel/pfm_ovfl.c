@@ -731,7 +731,10 @@ void pfm_timer_handler(struct perf_event *ev, struct perf_sample_data *data,
 		return;
 	if (!pfm_ovfl_lock(ctx, &flags))
 		return;
-	if (!ctx->masked && ctx->active &&
+	/* not the timer of a load gone: an unload does not wait for the
+	 * grace period, and clears switch_pending under this lock after
+	 * the timer is gone */
+	if (ev == READ_ONCE(ctx->timer) && !ctx->masked && ctx->active &&
 	    (ctx->active->flags & PFM_SETFL_TIME_SWITCH)) {
 		ctx->switch_pending = true;
 		if (!pfm_switch_on_target(ctx))

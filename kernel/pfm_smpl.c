@@ -146,7 +146,14 @@ out_put:
 	return ret;
 }
 
-/* With the context: no event is left to call the handler. */
+/*
+ * At the context's close, its events released: the format's code and the
+ * buffer are reached from a handler only under ovfl_lock once the handler
+ * found its event still the PMD's (pfm_ovfl_handler()), and the release
+ * cleared that under the lock, so no handler is left in them now (the
+ * context and its sets, which a handler reads before the lock, go a grace
+ * period later: pfm_ctx_free()).
+ */
 void pfm_smpl_free(struct pfm_context *ctx)
 {
 	struct pfm_smpl *s = ctx->smpl;

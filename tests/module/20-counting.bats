@@ -175,3 +175,14 @@ setup() {
 	[ "$status" -eq 0 ]
 	assert_output "offline read ENODEV stop ENODEV start ENODEV online read OK counting unload OK"
 }
+
+# Its events are made again when the CPU is back, not at the next command
+# only: a reader that only waits in poll(2) for the overflow got none.
+@test "a system-wide context whose CPU went offline and came back counts again with no command" {
+	[ -e /sys/devices/system/cpu/cpu1/online ] || skip "CPU1 cannot go offline in this guest"
+	run --separate-stderr pfm_test cpu_back_poll 1
+	echo 1 > /sys/devices/system/cpu/cpu1/online
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	assert_output "POLLIN OVFL"
+}

@@ -18,6 +18,7 @@ teardown() {
 	echo "$PFM_UNPRIV_UID" > /sys/module/perfmon/parameters/dev_gid
 	echo 1024 > /sys/module/perfmon/parameters/events_per_user_max
 	echo 16777216 > /sys/module/perfmon/parameters/smpl_buf_per_user_max
+	echo 1024 > /sys/module/perfmon/parameters/sets_per_user_max
 }
 
 @test "unprivileged: cannot load onto another user's process" {
@@ -162,6 +163,19 @@ teardown() {
 	assert_output "ENOMEM 0"
 	run -0 pfm_test smpl_create default 16 131072	# CAP_SYS_ADMIN is exempt
 	assert_output "OK 131072"
+}
+
+# An event set is some 20 KiB of kernel memory, and each of a user's 256
+# contexts could hold 64 of them (300 MiB) before sets were charged.
+@test "a user's event sets are bounded by sets_per_user_max, and given back at delete and close" {
+	echo 4 > /sys/module/perfmon/parameters/sets_per_user_max
+	run -0 as_user pfm_test sets_create 5
+	assert_output "ENOSPC@5 OK"
+	# the last run's sets were given back when its context closed
+	run -0 as_user pfm_test sets_create 4
+	assert_output OK
+	run -0 pfm_test sets_create 5		# CAP_SYS_ADMIN is exempt
+	assert_output OK
 }
 
 # The group ids the administrator writes (dev_gid, thread_gid) are the

@@ -1542,6 +1542,28 @@ static int pmc_set(int fd, uint16_t set, unsigned int num, uint64_t value)
 	return pfm_vec_call(fd, PFM_WRITE_PMCS, &p, 1, sizeof(p));
 }
 
+/* sets_create N: one context, sets 1 to N created in turn: "OK", or the
+ * errno of the first one refused and its id ("ENOSPC@5"), then that of
+ * the same set again once set 1 is deleted. */
+static void sc_sets_create(int argc, char **argv)
+{
+	long n = arg_l(argc, argv, 1, 4);
+	int fd = pfm_context(0);
+
+	for (long i = 1; i <= n; i++) {
+		int e = set_create(fd, (uint16_t)i, 0, 0, NULL);
+
+		if (!e)
+			continue;
+		printf("%s@%ld ", errname(e), i);
+		if (set_delete(fd, 1))
+			die("PFM_DELETE_EVTSETS");
+		printf("%s\n", errname(set_create(fd, (uint16_t)i, 0, 0, NULL)));
+		return;
+	}
+	printf("OK\n");
+}
+
 /* sets_errors: the create, delete and getinfo rules and errnos */
 static void sc_sets_errors(int argc, char **argv)
 {
@@ -1883,6 +1905,42 @@ static void sc_cpu_offline(int argc, char **argv)
 	e |= pfm_read_pmd(fd, 0, &v2);
 	printf("%s ", !e && v1 >= v0 && v2 > v1 + 100000000 ? "counting" : "stopped");
 	printf("unload %s\n", errname(pfm_flags_cmd(fd, PFM_UNLOAD_CONTEXT)));
+}
+
+/*
+ * cpu_back_poll CPU: a system-wide context counting cpu-clock on CPU
+ * (user and kernel), to notify after 300 ms of it, started; CPU offline and back with no
+ * command on the context between; then only poll(2): "POLLIN OVFL" when
+ * the overflow comes within 5 s (the context counts again by itself),
+ * else "silent".
+ */
+static void sc_cpu_back_poll(int argc, char **argv)
+{
+	int cpu = (int)arg_l(argc, argv, 1, 1);
+	int fd = pfm_context(PFM_FL_SYSTEM_WIDE);
+	struct pollfd pf = { .fd = fd, .events = POLLIN };
+	struct pfarg_load l;
+	struct pfarg_pmd p;
+	union pfarg_msg m;
+
+	memset(&l, 0, sizeof(l));
+	l.load_cpu = (uint32_t)cpu;
+	pmd_setup(&p, 0, -(uint64_t)300000000);
+	p.reg_flags = PFM_PMDFL_OVFL_NOTIFY;
+	/* both levels: an idle CPU's clock ticks in the kernel, and perf
+	 * makes no overflow of a tick at an excluded level */
+	if (pfm_pmc(fd, 0, PFM_PMC_VIRT_EVENT(PFM_EVT_TYPE_SOFTWARE, 0,
+					      PFM_PMC_USR | PFM_PMC_OS)) ||
+	    pfm_vec_call(fd, PFM_WRITE_PMDS, &p, 1, sizeof(p)) ||
+	    xioctl(fd, PFM_LOAD_CONTEXT, &l) || pfm_start(fd))
+		die("set-up");
+	cpu_set_online(cpu, 0);
+	cpu_set_online(cpu, 1);
+	if (poll(&pf, 1, 5000) == 1 && read(fd, &m, sizeof(m)) == sizeof(m))
+		printf("%s %s\n", (pf.revents & POLLIN) ? "POLLIN" : "?",
+		       m.type == PFM_MSG_OVFL ? "OVFL" : "?");
+	else
+		printf("silent\n");
 }
 
 /* --- module lifetime ---------------------------------------------------- */
@@ -2576,7 +2634,9 @@ static const struct scenario scenarios[] = {
 	{ "fault_loop", sc_fault_loop },
 	{ "exec_start", sc_exec_start },
 	{ "exec_cancel", sc_exec_cancel },
+	{ "sets_create", sc_sets_create },
 	{ "cpu_offline", sc_cpu_offline },
+	{ "cpu_back_poll", sc_cpu_back_poll },
 };
 
 int main(int argc, char **argv)

@@ -48,6 +48,7 @@ static inline const char *errname(int e)
 	case ENOTTY: return "ENOTTY";
 	case EOPNOTSUPP: return "EOPNOTSUPP";
 	case ENODEV: return "ENODEV";
+	case ENOSPC: return "ENOSPC";
 	}
 	snprintf(buf, sizeof(buf), "E%d", e);
 	return buf;
