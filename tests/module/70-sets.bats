@@ -208,5 +208,9 @@ scale_check() {
 	b=$(printf '%s\n' "${bursty[@]}" | sort -g | sed -n 3p)
 	echo "alone $alone: inside $inside of $total; median +- $s% steady, +- $b% with the change" >&3
 	(( inside * 2 > total ))
-	awk -v s="$s" -v b="$b" 'BEGIN { exit !(b > 2 * s) }'
+	# the change's own spread (some +- 10% here) adds to the host's noise
+	# about as squares do: twice the steady width failed once steady was
+	# past 5.8% (+- 5.42% against 10.84%, on CI's run of both guests side
+	# by side), 3 points more holds up to a steady +- 15%
+	awk -v s="$s" -v b="$b" 'BEGIN { exit !(b > s + 3) }'
 }

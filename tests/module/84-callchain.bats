@@ -70,6 +70,7 @@ same_counts() {
 # bats test_tags=x86
 @test "context switches (the caller's registers, not an interrupt's): the scheduler's chain through nanosleep(), then the user chain" {
 	run -0 cc_smpl run sleep 20 callchain 127 uk
+	echo "$output"
 	assert_output --partial 'bad=0 '
 	leaf=$(field leaf)
 	[ "$leaf" -ge 20 ]
