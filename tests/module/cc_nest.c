@@ -9,7 +9,8 @@
  *                by a system call made in the leaf itself (no libc
  *                wrapper between): a fault in the kernel, in read()
  *   sleep        the leaf sleeps 1 ms by a system call made in the leaf
- *                (nanosleep()): a context switch, no fault
+ *                (nanosleep()), again until it switched out: at least
+ *                one context switch, no fault
  *   fp-zero      the leaf writes the page with %rbp = 0 (an outermost
  *                frame: the chain ends after the ip, not cut)
  *   fp-kernel    ... with %rbp a kernel address
@@ -24,12 +25,14 @@
  * The fp- modes make the user frame-pointer chain garbage at the fault:
  * the kernel's walk must stop there (USER_CUT), not oops, not loop.
  * Exit status 0, 2 for a usage error, 3 when the set-up failed. */
+#define _GNU_SOURCE		/* RUSAGE_THREAD */
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,6 +59,16 @@ static uint64_t low_frame[2];		/* a "frame" below the stack */
 			 "mov %%r12, %%rbp"				\
 			 : : [f] "r"(fp), [a] "r"(p) : "r12", "memory")
 
+/* The thread's voluntary context switches so far. */
+static long voluntary_switches(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		_exit(3);
+	return ru.ru_nvcsw;
+}
+
 __attribute__((noinline)) void nest_leaf(enum mode m, char *p)
 {
 	static const struct timespec ms = { 0, 1000000 };
@@ -80,12 +93,20 @@ __attribute__((noinline)) void nest_leaf(enum mode m, char *p)
 			_exit(3);
 		break;
 	case SLEEP:
-		__asm__ volatile("syscall"
-				 : "=a"(ret)
-				 : "0"((long)SYS_nanosleep), "D"(&ms), "S"(0L)
-				 : "rcx", "r11", "memory");
-		if (ret)
-			_exit(3);
+		/* until the thread has left its CPU: a sleep whose timer
+		 * fires before the thread reaches schedule() (its virtual
+		 * CPU not run by the host for that ms) returns without a
+		 * context switch, and a run of 20 then made 19 (5 runs in
+		 * 400 beside two CPU hogs) */
+		for (long before = voluntary_switches();
+		     voluntary_switches() == before;) {
+			__asm__ volatile("syscall"
+					 : "=a"(ret)
+					 : "0"((long)SYS_nanosleep), "D"(&ms), "S"(0L)
+					 : "rcx", "r11", "memory");
+			if (ret)
+				_exit(3);
+		}
 		break;
 	case FP_ZERO:
 		TOUCH_WITH_FP(p, 0UL);
