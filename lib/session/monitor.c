@@ -374,9 +374,9 @@ static int start_session(struct loop *l)
 		struct px_unit *u = &m->units[i];
 		/* sampling groups opened before the exec: the first set's
 		 * samples began there, a trigger's begin now */
-		int ret = u->at_exec ? 0 : enable_clock(u, true);
+		int ret = 0;
 
-		if (!ret && !u->at_exec)
+		if (!u->at_exec && !(ret = enable_clock(u, true)))
 			ret = !m->opts.sampling || u->groups[0] ? enable_set(m, u, 0, true) :
 			      open_sampling(m, u, false);
 
@@ -441,17 +441,22 @@ static bool trigger_due(const struct px_monitor *m)
 	return false;
 }
 
+/* Every set of unit u stopped, and then its clock. */
+static void disable_unit(struct px_monitor *m, struct px_unit *u)
+{
+	for (size_t s = 0; s < m->opts.nsets; s++)
+		enable_set(m, u, s, false);
+	enable_clock(u, false);
+}
+
 /* Stop counting; finish the sampling groups (before any task is let go:
  * one that stops its task at overflows must not fire on it after). */
 static int stop_all(struct px_monitor *m)
 {
 	int ret = 0;
 
-	for (size_t i = 0; i < m->nunits; i++) {
-		for (size_t s = 0; s < m->opts.nsets; s++)
-			enable_set(m, &m->units[i], s, false);
-		enable_clock(&m->units[i], false);
-	}
+	for (size_t i = 0; i < m->nunits; i++)
+		disable_unit(m, &m->units[i]);
 	if (m->started)
 		m->elapsed_ns = px_now_ns() - m->start_ns;
 	if (m->opts.sampling && !m->smpl_finished) {
@@ -488,9 +493,7 @@ int px_monitor_drain(struct px_monitor *m)
 
 static void freeze_unit(struct px_monitor *m, struct px_unit *u)
 {
-	for (size_t s = 0; s < m->opts.nsets; s++)
-		enable_set(m, u, s, false);
-	enable_clock(u, false);
+	disable_unit(m, u);
 	u->frozen = true;
 }
 

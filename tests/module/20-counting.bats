@@ -163,26 +163,29 @@ setup() {
 	assert_output "set1 stopped"
 }
 
+# run_offlining_cpu1 SCENARIO: pfm_test SCENARIO 1, which takes CPU1
+# offline and back; CPU1 is brought back whatever the scenario did, and it
+# must have exited 0.
+run_offlining_cpu1() {
+	[ -e /sys/devices/system/cpu/cpu1/online ] || skip "CPU1 cannot go offline in this guest"
+	run --separate-stderr pfm_test "$1" 1
+	echo 1 > /sys/devices/system/cpu/cpu1/online
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+}
+
 # perf takes a CPU's events off it when the CPU goes offline, and they
 # stay off when it returns: every command on the context says ENODEV
 # while it is away (but an unload), and its events are made again, the
 # PMDs counting on, once it is back.
 @test "a system-wide context whose CPU goes offline says so, and counts again when it is back" {
-	[ -e /sys/devices/system/cpu/cpu1/online ] || skip "CPU1 cannot go offline in this guest"
-	run --separate-stderr pfm_test cpu_offline 1
-	echo 1 > /sys/devices/system/cpu/cpu1/online
-	echo "$stderr"
-	[ "$status" -eq 0 ]
+	run_offlining_cpu1 cpu_offline
 	assert_output "offline read ENODEV stop ENODEV start ENODEV online read OK counting unload OK"
 }
 
 # Its events are made again when the CPU is back, not at the next command
 # only: a reader that only waits in poll(2) for the overflow got none.
 @test "a system-wide context whose CPU went offline and came back counts again with no command" {
-	[ -e /sys/devices/system/cpu/cpu1/online ] || skip "CPU1 cannot go offline in this guest"
-	run --separate-stderr pfm_test cpu_back_poll 1
-	echo 1 > /sys/devices/system/cpu/cpu1/online
-	echo "$stderr"
-	[ "$status" -eq 0 ]
+	run_offlining_cpu1 cpu_back_poll
 	assert_output "POLLIN OVFL"
 }
