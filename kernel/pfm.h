@@ -326,6 +326,8 @@ void pfm_timer_handler(struct perf_event *ev, struct perf_sample_data *data,
 		       struct pt_regs *regs);
 void pfm_irq_work(struct irq_work *w);
 void pfm_queue_msg_locked(struct pfm_context *ctx, const union pfarg_msg *msg);
+struct pfm_block *pfm_block_new(void);
+void pfm_block_put(struct pfm_block *b);
 void pfm_unblock_locked(struct pfm_context *ctx);
 void pfm_ctx_switch_pending(struct pfm_context *ctx);
 void pfm_flush_overflows(struct pfm_context *ctx);

@@ -948,8 +948,28 @@ static int pfm_check_load(struct pfm_context *ctx, const struct pfarg_load *ld)
 	return 0;
 }
 
+/*
+ * The end of a load's block: its target, if it waits, goes on, and the
+ * context lets go of it (a work still queued holds its own reference).
+ * Handlers read ctx->block under ovfl_lock: one still running after the
+ * detach finds none.
+ */
+static void pfm_drop_block(struct pfm_context *ctx)
+{
+	struct pfm_block *block;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
+	pfm_unblock_locked(ctx);
+	block = ctx->block;
+	ctx->block = NULL;
+	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
+	pfm_block_put(block);
+}
+
 int pfm_ctx_load(struct pfm_context *ctx, const struct pfarg_load *ld)
 {
+	struct pfm_block *block = NULL;
 	struct task_struct *task = NULL;
 	struct pfm_set *set;
 	int ret, i;
@@ -957,12 +977,27 @@ int pfm_ctx_load(struct pfm_context *ctx, const struct pfarg_load *ld)
 	ret = pfm_check_load(ctx, ld);
 	if (ret)
 		return ret;
+	/*
+	 * PFM_FL_NOTIFY_BLOCK: each load blocks its own target.  A block of
+	 * the last load may still have its work queued on that target (one
+	 * asleep in a system call when it overflowed), and a block shared
+	 * would see it queued and not block the new target, then stop the
+	 * old one at its wait.
+	 */
+	if (ctx->flags & PFM_FL_NOTIFY_BLOCK) {
+		block = pfm_block_new();
+		if (!block)
+			return -ENOMEM;
+	}
 	if (!(ctx->flags & PFM_FL_SYSTEM_WIDE)) {
 		task = pfm_get_target(ld->load_pid);
-		if (IS_ERR(task))
+		if (IS_ERR(task)) {
+			pfm_block_put(block);
 			return PTR_ERR(task);
+		}
 		ret = pfm_lock_target(task, task == current);
 		if (ret) {
+			pfm_block_put(block);
 			put_task_struct(task);
 			return ret;
 		}
@@ -986,6 +1021,8 @@ int pfm_ctx_load(struct pfm_context *ctx, const struct pfarg_load *ld)
 	mutex_unlock(&pfm_loaded_lock);
 	if (!task)
 		ctx->cpu_downs = pfm_cpu_downs(ctx->cpu);
+	ctx->block = block;	/* no handler runs yet: no event is made */
+	block = NULL;
 	ctx->load_flags = ld->load_flags;
 	ctx->started = false;
 	ctx->self = task == current;
@@ -1032,12 +1069,14 @@ int pfm_ctx_load(struct pfm_context *ctx, const struct pfarg_load *ld)
 
 out_detach:
 	pfm_detach_all(ctx);
+	pfm_drop_block(ctx);
 	mutex_lock(&pfm_loaded_lock);
 	list_del_init(&ctx->loaded);
 	mutex_unlock(&pfm_loaded_lock);
 	ctx->task = NULL;
 	ctx->cpu = -1;
 out_put:
+	pfm_block_put(block);
 	if (task) {
 		pfm_unlock_target(task, task == current);
 		put_task_struct(task);
@@ -1055,12 +1094,20 @@ static void pfm_do_unload(struct pfm_context *ctx)
 	}
 	pfm_flush_overflows(ctx);
 	pfm_detach_all(ctx);
+	/*
+	 * What a handler of this load raised is done before the next load:
+	 * no period of these events is written into the next one's.  A
+	 * handler still running (until the grace period) finds none of its
+	 * events in the context and raises nothing.
+	 */
+	irq_work_sync(&ctx->irq_work);
 	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
 	ctx->masked = false;
 	ctx->switch_pending = false;
 	memset(ctx->ovfl_pmds, 0, sizeof(ctx->ovfl_pmds));
-	pfm_unblock_locked(ctx);
+	bitmap_zero(ctx->reload_pmds, PFM_NUM_COUNTERS);
 	raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
+	pfm_drop_block(ctx);
 	pfm_unwatch_exit(ctx);
 	WRITE_ONCE(ctx->exit_seen, false);
 	mutex_lock(&pfm_loaded_lock);
@@ -1130,17 +1177,6 @@ static void pfm_ctx_release(struct pfm_context *ctx)
 	if (refcount_dec_and_test(&ctx->switcher->ref))
 		kfree(ctx->switcher);
 	ctx->switcher = NULL;
-	if (ctx->block) {
-		/* a thread still blocked goes on; it holds its reference */
-		unsigned long flags;
-
-		raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
-		pfm_unblock_locked(ctx);
-		raw_spin_unlock_irqrestore(&ctx->ovfl_lock, flags);
-		if (refcount_dec_and_test(&ctx->block->ref))
-			kfree(ctx->block);
-		ctx->block = NULL;
-	}
 	list_for_each_entry_safe(set, tmp, &ctx->sets, list) {
 		list_del(&set->list);
 		kfree(set);
@@ -1219,22 +1255,12 @@ int pfm_ctx_create(struct pfm_context *ctx, const struct pfarg_ctx *arg)
 	if (gid != PFM_GROUP_ANY && !pfm_in_admin_group(gid) && !capable(CAP_SYS_ADMIN))
 		return -EPERM;
 
-	if (arg->ctx_flags & PFM_FL_NOTIFY_BLOCK) {
-		ctx->block = kzalloc(sizeof(*ctx->block), GFP_KERNEL_ACCOUNT);
-		if (!ctx->block)
-			return -ENOMEM;
-		refcount_set(&ctx->block->ref, 1);
-		init_waitqueue_head(&ctx->block->wq);
-	}
 	ctx->kernel_ip = perfmon_capable();	/* before the format sees it */
 	if (arg->ctx_flags & PFM_FL_SMPL_FMT) {
 		int ret = pfm_smpl_create(ctx, arg);
 
-		if (ret) {
-			kfree(ctx->block);
-			ctx->block = NULL;
+		if (ret)
 			return ret;
-		}
 	}
 	ctx->flags = arg->ctx_flags;
 	ctx->state = PFM_CTX_UNLOADED;

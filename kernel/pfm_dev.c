@@ -210,134 +210,201 @@ static int pfm_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/* --- argument copying --------------------------------------------------- */
+/* --- commands ----------------------------------------------------------- */
 
 /*
- * Copy a fixed structure in: usize (from the command) must cover the
- * first version of the structure; bytes beyond what this module knows
- * must be zero (E2BIG otherwise, as copy_struct_from_user says).
+ * Every command's argument is copied in before ctx->lock is taken and
+ * written back after it is dropped.  A user copy can sleep in a fault for
+ * as long as the caller's memory wants (userfaultfd, FUSE, a stopped
+ * NFS server), and the target's task work takes ctx->lock, at its exit
+ * too: with a copy under the lock, the caller could hold its target in
+ * do_exit for ever.  Only PFM_CREATE_CONTEXT's format argument is read
+ * under the lock (pfm_smpl_create): a context being created has no
+ * target yet, and none can be loaded until the command returns.
  */
-static int pfm_copy_in(void *karg, size_t ksize, const void __user *uarg,
-		       size_t usize)
-{
-	if (usize < ksize)
-		return -EINVAL;
-	return copy_struct_from_user(karg, ksize, uarg, usize);
-}
 
-static int pfm_copy_out(void __user *uarg, size_t usize, const void *karg,
-			size_t ksize)
-{
-	return copy_to_user(uarg, karg, min(usize, ksize)) ? -EFAULT : 0;
-}
-
-union pfm_elem {
-	struct pfarg_pmc pmc;
-	struct pfarg_pmd pmd;
-	struct pfarg_reginfo info;
-	struct pfarg_setdesc setdesc;
-	struct pfarg_setinfo setinfo;
-	struct pfarg_fmtinfo fmtinfo;
+/* The fixed-size arguments */
+union pfm_fixed {
+	struct pfarg_ctx ctx;
+	struct pfarg_load ld;
+	struct pfarg_start st;
+	struct pfarg_flags fl;
+	struct pfarg_ctxinfo ci;
+	struct pfarg_config cf;
 };
 
-typedef int (*pfm_elem_fn)(struct pfm_context *ctx, union pfm_elem *e);
+/*
+ * A command: the size of its argument (a vector's: of one element), the
+ * smallest size the caller may pass for a fixed argument, and what runs
+ * it: on the argument's kernel copy, or on each element of a vector.
+ */
+struct pfm_cmd {
+	unsigned int nr;
+	bool vector;
+	bool on_ctx;		/* under ctx->lock, on a created context */
+	bool write_back;	/* a fixed argument goes back on success */
+	size_t size;
+	size_t min_size;
+	int (*run)(struct pfm_context *ctx, void *arg);
+};
 
-static int pfm_do_write_pmc(struct pfm_context *ctx, union pfm_elem *e)
+/* A vector argument in kernel memory */
+struct pfm_vec_arg {
+	struct pfarg_vec vec;
+	void *elems;		/* n elements of esize bytes */
+	size_t esize;
+	unsigned int n;		/* elements copied in */
+	int in_err;		/* the error copying element n in; 0: none */
+	unsigned int ran;	/* elements run, a failing one included */
+	unsigned int done;	/* elements run with success */
+};
+
+static void *pfm_vec_elem(struct pfm_vec_arg *va, unsigned int i)
 {
-	return pfm_ctx_write_pmc(ctx, &e->pmc);
+	return (u8 *)va->elems + (size_t)i * va->esize;
 }
 
-static int pfm_do_write_pmd(struct pfm_context *ctx, union pfm_elem *e)
+static u8 __user *pfm_vec_uelem(struct pfm_vec_arg *va, unsigned int i)
 {
-	return pfm_ctx_write_pmd(ctx, &e->pmd);
+	return (u8 __user *)u64_to_user_ptr(va->vec.vec_addr) +
+	       (size_t)i * va->vec.vec_elem_size;
 }
 
-static int pfm_do_read_pmd(struct pfm_context *ctx, union pfm_elem *e)
+/*
+ * Copy a vector in: its header, checked, then each element, whose bytes
+ * beyond what this module knows must be zero (E2BIG, as
+ * copy_struct_from_user says).  An element that cannot be copied ends
+ * the vector there: the ones before it still run (in_err).
+ */
+static int pfm_vec_in(struct pfm_vec_arg *va, const void __user *uarg,
+		      unsigned int usize, size_t esize)
 {
-	return pfm_ctx_read_pmd(ctx, &e->pmd);
+	struct pfarg_vec *vec = &va->vec;
+	unsigned int i, n;
+	int ret;
+
+	memset(va, 0, sizeof(*va));
+	if (usize < sizeof(*vec))
+		return -EINVAL;
+	ret = copy_struct_from_user(vec, sizeof(*vec), uarg, usize);
+	if (ret)
+		return ret;
+	if (vec->vec_reserved1 ||
+	    memchr_inv(vec->vec_reserved2, 0, sizeof(vec->vec_reserved2)))
+		return -EINVAL;
+	if (vec->vec_elem_size < esize || vec->vec_elem_size % 8 ||
+	    vec->vec_elem_size > PAGE_SIZE)
+		return -EINVAL;
+	if (!vec->vec_size || vec->vec_size % vec->vec_elem_size)
+		return -EINVAL;
+	if (vec->vec_size > pfm_arg_limit())
+		return -E2BIG;
+
+	n = vec->vec_size / vec->vec_elem_size;
+	va->esize = esize;
+	va->elems = kvcalloc(n, esize, GFP_KERNEL_ACCOUNT);
+	if (!va->elems)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		ret = copy_struct_from_user(pfm_vec_elem(va, i), esize,
+					    pfm_vec_uelem(va, i),
+					    vec->vec_elem_size);
+		if (ret) {
+			va->in_err = ret;
+			break;
+		}
+	}
+	va->n = i;
+	return 0;
 }
 
-static int pfm_do_create_set(struct pfm_context *ctx, union pfm_elem *e)
+/* Run each element copied in; stop at the first that fails. */
+static int pfm_vec_run(struct pfm_context *ctx, struct pfm_vec_arg *va,
+		       int (*run)(struct pfm_context *, void *))
 {
-	return pfm_ctx_create_set(ctx, &e->setdesc);
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < va->n; i++) {
+		ret = run(ctx, pfm_vec_elem(va, i));
+		va->ran = i + 1;
+		if (ret) {
+			va->done = i;
+			return ret;
+		}
+	}
+	va->done = va->n;
+	return va->in_err;
+}
+
+/*
+ * Write back every element run (its output fields, or the error bits of
+ * the failing one), then the header, whose vec_done counts the elements
+ * that succeeded and were written back.
+ */
+static int pfm_vec_out(struct pfm_vec_arg *va, void __user *uarg,
+		       unsigned int usize, int ret)
+{
+	unsigned int i;
+
+	for (i = 0; i < va->ran; i++) {
+		if (copy_to_user(pfm_vec_uelem(va, i), pfm_vec_elem(va, i),
+				 va->esize)) {
+			va->done = min(va->done, i);
+			ret = -EFAULT;
+			break;
+		}
+	}
+	va->vec.vec_done = va->done;
+	if (copy_to_user(uarg, &va->vec, min_t(size_t, usize, sizeof(va->vec))))
+		return -EFAULT;
+	return ret;
+}
+
+static int pfm_run_write_pmc(struct pfm_context *ctx, void *e)
+{
+	return pfm_ctx_write_pmc(ctx, e);
+}
+
+static int pfm_run_write_pmd(struct pfm_context *ctx, void *e)
+{
+	return pfm_ctx_write_pmd(ctx, e);
+}
+
+static int pfm_run_read_pmd(struct pfm_context *ctx, void *e)
+{
+	return pfm_ctx_read_pmd(ctx, e);
+}
+
+static int pfm_run_create_set(struct pfm_context *ctx, void *e)
+{
+	return pfm_ctx_create_set(ctx, e);
 }
 
 /* only set_id is used; the rest of the element is left as it was */
-static int pfm_do_delete_set(struct pfm_context *ctx, union pfm_elem *e)
+static int pfm_run_delete_set(struct pfm_context *ctx, void *e)
 {
-	return pfm_ctx_delete_set(ctx, &e->setdesc);
+	return pfm_ctx_delete_set(ctx, e);
 }
 
-static int pfm_do_info_set(struct pfm_context *ctx, union pfm_elem *e)
+static int pfm_run_info_set(struct pfm_context *ctx, void *e)
 {
-	return pfm_ctx_getinfo_set(ctx, &e->setinfo);
+	return pfm_ctx_getinfo_set(ctx, e);
 }
 
-static int pfm_do_info_pmc(struct pfm_context *ctx, union pfm_elem *e)
+static int pfm_run_info_pmc(struct pfm_context *ctx, void *e)
 {
-	return pfm_reginfo_pmc(&e->info);
+	return pfm_reginfo_pmc(e);
 }
 
-static int pfm_do_info_pmd(struct pfm_context *ctx, union pfm_elem *e)
+static int pfm_run_info_pmd(struct pfm_context *ctx, void *e)
 {
-	return pfm_reginfo_pmd(&e->info);
+	return pfm_reginfo_pmd(e);
 }
 
-static int pfm_do_info_fmt(struct pfm_context *ctx, union pfm_elem *e)
+static int pfm_run_info_fmt(struct pfm_context *ctx, void *e)
 {
-	return pfm_fmt_info(&e->fmtinfo);
-}
-
-/*
- * Run fn over a vector argument, one element at a time.  Every element
- * is written back (its output fields, or the error bits of the failing
- * one); processing stops at the first error; vec_done tells how many
- * succeeded.
- */
-static int pfm_vector(struct pfm_context *ctx, void __user *uarg,
-		      unsigned int usize, size_t esize, pfm_elem_fn fn)
-{
-	struct pfarg_vec vec;
-	union pfm_elem e;
-	unsigned int i, n;
-	u8 __user *base;
-	int ret;
-
-	ret = pfm_copy_in(&vec, sizeof(vec), uarg, usize);
-	if (ret)
-		return ret;
-	if (vec.vec_reserved1 ||
-	    memchr_inv(vec.vec_reserved2, 0, sizeof(vec.vec_reserved2)))
-		return -EINVAL;
-	if (vec.vec_elem_size < esize || vec.vec_elem_size % 8 ||
-	    vec.vec_elem_size > PAGE_SIZE)
-		return -EINVAL;
-	if (!vec.vec_size || vec.vec_size % vec.vec_elem_size)
-		return -EINVAL;
-	if (vec.vec_size > pfm_arg_limit())
-		return -E2BIG;
-
-	n = vec.vec_size / vec.vec_elem_size;
-	base = u64_to_user_ptr(vec.vec_addr);
-	for (i = 0; i < n; i++) {
-		u8 __user *p = base + (size_t)i * vec.vec_elem_size;
-		int err;
-
-		memset(&e, 0, sizeof(e));
-		ret = copy_struct_from_user(&e, esize, p, vec.vec_elem_size);
-		if (ret)
-			break;
-		ret = fn(ctx, &e);
-		err = pfm_copy_out(p, vec.vec_elem_size, &e, esize);
-		if (err)
-			ret = err;
-		if (ret)
-			break;
-	}
-	vec.vec_done = i;
-	if (pfm_copy_out(uarg, usize, &vec, sizeof(vec)))
-		return -EFAULT;
-	return ret;
+	return pfm_fmt_info(e);
 }
 
 /* --- configuration ------------------------------------------------------ */
@@ -362,243 +429,267 @@ static void pfm_fill_config(struct pfarg_config *cf)
 	cf->cf_ctx_per_user_max = READ_ONCE(pfm_ctx_per_user_max);
 }
 
-static int pfm_get_config(void __user *uarg, unsigned int usize)
+static int pfm_run_get_config(struct pfm_context *ctx, void *arg)
 {
-	struct pfarg_config cf;
-	int ret;
-
-	ret = pfm_copy_in(&cf, sizeof(cf), uarg, usize);
-	if (ret)
-		return ret;
-	pfm_fill_config(&cf);
-	return pfm_copy_out(uarg, usize, &cf, sizeof(cf));
+	pfm_fill_config(arg);
+	return 0;
 }
 
 /* Root only; version, flags, implemented registers and widths are ignored. */
-static int pfm_set_config(void __user *uarg, unsigned int usize)
+static int pfm_run_set_config(struct pfm_context *ctx, void *arg)
 {
-	struct pfarg_config cf;
-	int ret;
+	struct pfarg_config *cf = arg;
 
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
-	ret = pfm_copy_in(&cf, sizeof(cf), uarg, usize);
-	if (ret)
-		return ret;
-	if (cf.cf_reserved1 || memchr_inv(cf.cf_reserved2, 0, sizeof(cf.cf_reserved2)))
+	if (cf->cf_reserved1 ||
+	    memchr_inv(cf->cf_reserved2, 0, sizeof(cf->cf_reserved2)))
 		return -EINVAL;
-	if (cf.cf_arg_size_max < PFM_ARG_SIZE_MIN ||
-	    cf.cf_arg_size_max > PFM_ARG_SIZE_LIMIT ||
-	    cf.cf_smpl_buf_size_max < PAGE_SIZE ||
-	    cf.cf_smpl_buf_size_max > PFM_SMPL_BUF_LIMIT ||
-	    !cf.cf_ctx_per_user_max)
+	if (cf->cf_arg_size_max < PFM_ARG_SIZE_MIN ||
+	    cf->cf_arg_size_max > PFM_ARG_SIZE_LIMIT ||
+	    cf->cf_smpl_buf_size_max < PAGE_SIZE ||
+	    cf->cf_smpl_buf_size_max > PFM_SMPL_BUF_LIMIT ||
+	    !cf->cf_ctx_per_user_max)
 		return -EINVAL;
-	WRITE_ONCE(pfm_sys_gid, cf.cf_sys_gid);
-	WRITE_ONCE(pfm_thread_gid, cf.cf_thread_gid);
-	WRITE_ONCE(pfm_arg_size_max, (unsigned int)cf.cf_arg_size_max);
-	WRITE_ONCE(pfm_ctx_per_user_max, cf.cf_ctx_per_user_max);
-	WRITE_ONCE(pfm_smpl_buf_size_max, (unsigned long)cf.cf_smpl_buf_size_max);
+	WRITE_ONCE(pfm_sys_gid, cf->cf_sys_gid);
+	WRITE_ONCE(pfm_thread_gid, cf->cf_thread_gid);
+	WRITE_ONCE(pfm_arg_size_max, (unsigned int)cf->cf_arg_size_max);
+	WRITE_ONCE(pfm_ctx_per_user_max, cf->cf_ctx_per_user_max);
+	WRITE_ONCE(pfm_smpl_buf_size_max, (unsigned long)cf->cf_smpl_buf_size_max);
 	return 0;
 }
 
 /* --- context commands --------------------------------------------------- */
 
-static int pfm_cmd_create(struct pfm_context *ctx, void __user *uarg,
-			  unsigned int usize)
+static int pfm_run_create(struct pfm_context *ctx, void *arg)
 {
-	struct pfarg_ctx arg;
+	struct pfarg_ctx *c = arg;
 	int ret;
 
-	ret = pfm_copy_in(&arg, sizeof(arg), uarg, usize);
-	if (ret)
-		return ret;
-	ret = pfm_ctx_create(ctx, &arg);
-	if (ret)
-		return ret;
-	arg.ctx_smpl_buf_size = ctx->smpl ? ctx->smpl->map_size : 0;
-	return pfm_copy_out(uarg, usize, &arg, sizeof(arg));
+	ret = pfm_ctx_create(ctx, c);
+	if (!ret)
+		c->ctx_smpl_buf_size = ctx->smpl ? ctx->smpl->map_size : 0;
+	return ret;
 }
 
-static int pfm_cmd_load(struct pfm_context *ctx, void __user *uarg,
-			unsigned int usize)
+static int pfm_run_load(struct pfm_context *ctx, void *arg)
 {
-	struct pfarg_load ld;
-	int ret;
-
-	ret = pfm_copy_in(&ld, sizeof(ld), uarg, usize);
-	return ret ? ret : pfm_ctx_load(ctx, &ld);
+	return pfm_ctx_load(ctx, arg);
 }
 
-static int pfm_cmd_start(struct pfm_context *ctx, void __user *uarg,
-			 unsigned int usize)
+static int pfm_run_start(struct pfm_context *ctx, void *arg)
 {
-	struct pfarg_start st;
-	int ret;
-
-	ret = pfm_copy_in(&st, sizeof(st), uarg, usize);
-	return ret ? ret : pfm_ctx_start(ctx, &st);
+	return pfm_ctx_start(ctx, arg);
 }
 
 /* PFM_STOP and PFM_UNLOAD_CONTEXT: flags and reserved words, all zero */
-static int pfm_cmd_flags(struct pfm_context *ctx, void __user *uarg,
-			 unsigned int usize, int (*fn)(struct pfm_context *))
+static bool pfm_flags_valid(const struct pfarg_flags *fl)
 {
-	struct pfarg_flags fl;
-	int ret;
+	return !fl->flags && !fl->reserved1 &&
+	       !memchr_inv(fl->reserved2, 0, sizeof(fl->reserved2));
+}
 
-	ret = pfm_copy_in(&fl, sizeof(fl), uarg, usize);
-	if (ret)
-		return ret;
-	if (fl.flags || fl.reserved1 ||
-	    memchr_inv(fl.reserved2, 0, sizeof(fl.reserved2)))
-		return -EINVAL;
-	return fn(ctx);
+static int pfm_run_stop(struct pfm_context *ctx, void *arg)
+{
+	return pfm_flags_valid(arg) ? pfm_ctx_stop(ctx) : -EINVAL;
+}
+
+static int pfm_run_unload(struct pfm_context *ctx, void *arg)
+{
+	return pfm_flags_valid(arg) ? pfm_ctx_unload(ctx) : -EINVAL;
+}
+
+static int pfm_run_info(struct pfm_context *ctx, void *arg)
+{
+	pfm_ctx_info(ctx, arg);
+	return 0;
 }
 
 /* struct pfarg_ctxinfo before ctx_smpl_ovfls was appended */
 #define PFARG_CTXINFO_SIZE_VER0	offsetofend(struct pfarg_ctxinfo, ctx_reserved2)
 
+#define PFM_FIXED(cmd, ctx_, back, type, min, fn) \
+	{ .nr = _IOC_NR(cmd), .on_ctx = ctx_, .write_back = back, \
+	  .size = sizeof(type), .min_size = min, .run = fn }
+#define PFM_VECTOR(cmd, ctx_, type, fn) \
+	{ .nr = _IOC_NR(cmd), .vector = true, .on_ctx = ctx_, \
+	  .size = sizeof(type), .run = fn }
+
 /*
- * The first version's size or more: a caller built with the first
- * version gets the fields it knows (copy_struct_from_user() fills the
- * rest with zeros on the way in; only usize bytes go out).
+ * A fixed argument's first version is the smallest accepted; a caller
+ * built with it gets the fields it knows (copy_struct_from_user() fills
+ * the rest with zeros on the way in; only usize bytes go out).
  */
-static int pfm_cmd_info(struct pfm_context *ctx, void __user *uarg,
-			unsigned int usize)
+static const struct pfm_cmd pfm_cmds[] = {
+	PFM_FIXED(PFM_GET_CONFIG, false, true, struct pfarg_config,
+		  sizeof(struct pfarg_config), pfm_run_get_config),
+	PFM_FIXED(PFM_SET_CONFIG, false, false, struct pfarg_config,
+		  sizeof(struct pfarg_config), pfm_run_set_config),
+	PFM_VECTOR(PFM_GETINFO_PMCS, false, struct pfarg_reginfo, pfm_run_info_pmc),
+	PFM_VECTOR(PFM_GETINFO_PMDS, false, struct pfarg_reginfo, pfm_run_info_pmd),
+	PFM_VECTOR(PFM_GETINFO_FMTS, false, struct pfarg_fmtinfo, pfm_run_info_fmt),
+	PFM_FIXED(PFM_CREATE_CONTEXT, true, true, struct pfarg_ctx,
+		  sizeof(struct pfarg_ctx), pfm_run_create),
+	PFM_VECTOR(PFM_WRITE_PMCS, true, struct pfarg_pmc, pfm_run_write_pmc),
+	PFM_VECTOR(PFM_WRITE_PMDS, true, struct pfarg_pmd, pfm_run_write_pmd),
+	PFM_VECTOR(PFM_READ_PMDS, true, struct pfarg_pmd, pfm_run_read_pmd),
+	PFM_FIXED(PFM_LOAD_CONTEXT, true, false, struct pfarg_load,
+		  sizeof(struct pfarg_load), pfm_run_load),
+	PFM_FIXED(PFM_UNLOAD_CONTEXT, true, false, struct pfarg_flags,
+		  sizeof(struct pfarg_flags), pfm_run_unload),
+	PFM_FIXED(PFM_START, true, false, struct pfarg_start,
+		  sizeof(struct pfarg_start), pfm_run_start),
+	PFM_FIXED(PFM_STOP, true, false, struct pfarg_flags,
+		  sizeof(struct pfarg_flags), pfm_run_stop),
+	PFM_VECTOR(PFM_CREATE_EVTSETS, true, struct pfarg_setdesc, pfm_run_create_set),
+	PFM_VECTOR(PFM_DELETE_EVTSETS, true, struct pfarg_setdesc, pfm_run_delete_set),
+	PFM_VECTOR(PFM_GETINFO_EVTSETS, true, struct pfarg_setinfo, pfm_run_info_set),
+	PFM_FIXED(PFM_GETINFO_CTX, true, true, struct pfarg_ctxinfo,
+		  PFARG_CTXINFO_SIZE_VER0, pfm_run_info),
+};
+
+static const struct pfm_cmd *pfm_find_cmd(unsigned int nr)
 {
-	struct pfarg_ctxinfo ci;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(pfm_cmds); i++)
+		if (pfm_cmds[i].nr == nr)
+			return &pfm_cmds[i];
+	return NULL;
+}
+
+/* Run a command on its argument's kernel copy, under ctx->lock if it is
+ * the context's. */
+static int pfm_run_cmd(struct pfm_context *ctx, const struct pfm_cmd *cmd,
+		       void *arg)
+{
 	int ret;
 
-	if (usize < PFARG_CTXINFO_SIZE_VER0)
-		return -EINVAL;
-	ret = copy_struct_from_user(&ci, sizeof(ci), uarg, usize);
-	if (ret)
-		return ret;
-	pfm_ctx_info(ctx, &ci);
-	return pfm_copy_out(uarg, usize, &ci, sizeof(ci));
-}
-
-static long pfm_ctx_ioctl(struct pfm_context *ctx, unsigned int nr,
-			  void __user *uarg, unsigned int usize)
-{
-	switch (nr) {
-	case _IOC_NR(PFM_CREATE_CONTEXT):
-		return pfm_cmd_create(ctx, uarg, usize);
-	case _IOC_NR(PFM_WRITE_PMCS):
-		return pfm_vector(ctx, uarg, usize, sizeof(struct pfarg_pmc),
-				  pfm_do_write_pmc);
-	case _IOC_NR(PFM_WRITE_PMDS):
-		return pfm_vector(ctx, uarg, usize, sizeof(struct pfarg_pmd),
-				  pfm_do_write_pmd);
-	case _IOC_NR(PFM_READ_PMDS):
-		return pfm_vector(ctx, uarg, usize, sizeof(struct pfarg_pmd),
-				  pfm_do_read_pmd);
-	case _IOC_NR(PFM_LOAD_CONTEXT):
-		return pfm_cmd_load(ctx, uarg, usize);
-	case _IOC_NR(PFM_UNLOAD_CONTEXT):
-		return pfm_cmd_flags(ctx, uarg, usize, pfm_ctx_unload);
-	case _IOC_NR(PFM_START):
-		return pfm_cmd_start(ctx, uarg, usize);
-	case _IOC_NR(PFM_STOP):
-		return pfm_cmd_flags(ctx, uarg, usize, pfm_ctx_stop);
-	case _IOC_NR(PFM_CREATE_EVTSETS):
-		return pfm_vector(ctx, uarg, usize, sizeof(struct pfarg_setdesc),
-				  pfm_do_create_set);
-	case _IOC_NR(PFM_DELETE_EVTSETS):
-		return pfm_vector(ctx, uarg, usize, sizeof(struct pfarg_setdesc),
-				  pfm_do_delete_set);
-	case _IOC_NR(PFM_GETINFO_EVTSETS):
-		return pfm_vector(ctx, uarg, usize, sizeof(struct pfarg_setinfo),
-				  pfm_do_info_set);
-	case _IOC_NR(PFM_GETINFO_CTX):
-		return pfm_cmd_info(ctx, uarg, usize);
-	}
-	return -ENOTTY;
-}
-
-static long pfm_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
-{
-	struct pfm_context *ctx = file->private_data;
-	void __user *uarg = (void __user *)arg;
-	unsigned int nr = _IOC_NR(cmd);
-	unsigned int usize = _IOC_SIZE(cmd);
-	long ret;
-
-	if (_IOC_TYPE(cmd) != PFM_IOC_MAGIC ||
-	    _IOC_DIR(cmd) != (_IOC_READ | _IOC_WRITE))
-		return -ENOTTY;
-
-	switch (nr) {
-	case _IOC_NR(PFM_GET_CONFIG):
-		return pfm_get_config(uarg, usize);
-	case _IOC_NR(PFM_SET_CONFIG):
-		return pfm_set_config(uarg, usize);
-	case _IOC_NR(PFM_GETINFO_PMCS):
-		return pfm_vector(NULL, uarg, usize, sizeof(struct pfarg_reginfo),
-				  pfm_do_info_pmc);
-	case _IOC_NR(PFM_GETINFO_PMDS):
-		return pfm_vector(NULL, uarg, usize, sizeof(struct pfarg_reginfo),
-				  pfm_do_info_pmd);
-	case _IOC_NR(PFM_GETINFO_FMTS):
-		return pfm_vector(NULL, uarg, usize, sizeof(struct pfarg_fmtinfo),
-				  pfm_do_info_fmt);
-	case _IOC_NR(PFM_CREATE_EVTSETS):
-	case _IOC_NR(PFM_DELETE_EVTSETS):
-	case _IOC_NR(PFM_GETINFO_EVTSETS):
-	case _IOC_NR(PFM_GETINFO_CTX):
-	case _IOC_NR(PFM_CREATE_CONTEXT):
-	case _IOC_NR(PFM_WRITE_PMCS):
-	case _IOC_NR(PFM_WRITE_PMDS):
-	case _IOC_NR(PFM_READ_PMDS):
-	case _IOC_NR(PFM_LOAD_CONTEXT):
-	case _IOC_NR(PFM_UNLOAD_CONTEXT):
-	case _IOC_NR(PFM_START):
-	case _IOC_NR(PFM_STOP):
-		break;
-	default:
-		return -ENOTTY;
-	}
-
+	if (!cmd->on_ctx)
+		return cmd->vector ? pfm_vec_run(NULL, arg, cmd->run) :
+				     cmd->run(NULL, arg);
 	mutex_lock(&ctx->lock);
-	if (ctx->state == PFM_CTX_NEW && nr != _IOC_NR(PFM_CREATE_CONTEXT)) {
+	if (ctx->state == PFM_CTX_NEW && cmd->nr != _IOC_NR(PFM_CREATE_CONTEXT)) {
 		ret = -EBADF;	/* not a context yet */
 	} else {
 		pfm_ctx_check_exit(ctx);
-		ret = pfm_ctx_check_cpu(ctx, nr);
+		ret = pfm_ctx_check_cpu(ctx, cmd->nr);
 		if (!ret)
-			ret = pfm_ctx_ioctl(ctx, nr, uarg, usize);
+			ret = cmd->vector ? pfm_vec_run(ctx, arg, cmd->run) :
+					    cmd->run(ctx, arg);
 	}
 	mutex_unlock(&ctx->lock);
 	return ret;
 }
 
+static long pfm_ioctl_vector(struct pfm_context *ctx, const struct pfm_cmd *cmd,
+			     void __user *uarg, unsigned int usize)
+{
+	struct pfm_vec_arg va;
+	int ret;
+
+	ret = pfm_vec_in(&va, uarg, usize, cmd->size);
+	if (!ret) {
+		ret = pfm_run_cmd(ctx, cmd, &va);
+		ret = pfm_vec_out(&va, uarg, usize, ret);
+	}
+	kvfree(va.elems);
+	return ret;
+}
+
+static long pfm_ioctl_fixed(struct pfm_context *ctx, const struct pfm_cmd *cmd,
+			    void __user *uarg, unsigned int usize)
+{
+	union pfm_fixed arg;
+	int ret;
+
+	if (usize < cmd->min_size)
+		return -EINVAL;
+	ret = copy_struct_from_user(&arg, cmd->size, uarg, usize);
+	if (ret)
+		return ret;
+	ret = pfm_run_cmd(ctx, cmd, &arg);
+	if (ret || !cmd->write_back)
+		return ret;
+	if (copy_to_user(uarg, &arg, min_t(size_t, usize, cmd->size)))
+		return -EFAULT;
+	return 0;
+}
+
+static long pfm_ioctl(struct file *file, unsigned int cmd_nr, unsigned long arg)
+{
+	struct pfm_context *ctx = file->private_data;
+	const struct pfm_cmd *cmd;
+
+	if (_IOC_TYPE(cmd_nr) != PFM_IOC_MAGIC ||
+	    _IOC_DIR(cmd_nr) != (_IOC_READ | _IOC_WRITE))
+		return -ENOTTY;
+	cmd = pfm_find_cmd(_IOC_NR(cmd_nr));
+	if (!cmd)
+		return -ENOTTY;
+	/* not a context yet, whatever the argument (checked again under
+	 * the lock: a context, once created, stays one) */
+	if (cmd->on_ctx && cmd->nr != _IOC_NR(PFM_CREATE_CONTEXT) &&
+	    READ_ONCE(ctx->state) == PFM_CTX_NEW)
+		return -EBADF;
+	if (cmd->vector)
+		return pfm_ioctl_vector(ctx, cmd, (void __user *)arg,
+					_IOC_SIZE(cmd_nr));
+	return pfm_ioctl_fixed(ctx, cmd, (void __user *)arg, _IOC_SIZE(cmd_nr));
+}
+
 /* --- messages ----------------------------------------------------------- */
+
+/* messages popped under ctx->lock at a time, copied out after it */
+#define PFM_READ_BATCH	4
+
+/*
+ * Pop up to max messages into msgs under ctx->lock; the number popped,
+ * or -EBADF before PFM_CREATE_CONTEXT.
+ */
+static int pfm_pop_msgs(struct pfm_context *ctx, union pfarg_msg *msgs,
+			int max)
+{
+	int n = 0;
+
+	mutex_lock(&ctx->lock);
+	if (ctx->state == PFM_CTX_NEW) {
+		mutex_unlock(&ctx->lock);
+		return -EBADF;
+	}
+	pfm_ctx_check_exit(ctx);
+	while (n < max && !pfm_ctx_pop_msg(ctx, &msgs[n]))
+		n++;
+	mutex_unlock(&ctx->lock);
+	return n;
+}
 
 static ssize_t pfm_read(struct file *file, char __user *buf, size_t count,
 			loff_t *ppos)
 {
 	struct pfm_context *ctx = file->private_data;
-	union pfarg_msg msg;
-	size_t done = 0;
-	int ret;
+	union pfarg_msg msgs[PFM_READ_BATCH];
+	size_t done = 0, size, left;
+	int n, ret;
 
-	if (!count || count % sizeof(msg))
+	if (!count || count % sizeof(msgs[0]))
 		return -EINVAL;
 	for (;;) {
-		mutex_lock(&ctx->lock);
-		if (ctx->state == PFM_CTX_NEW) {
-			mutex_unlock(&ctx->lock);
-			return -EBADF;
-		}
-		pfm_ctx_check_exit(ctx);
-		while (done < count && !pfm_ctx_pop_msg(ctx, &msg)) {
-			if (copy_to_user(buf + done, &msg, sizeof(msg))) {
-				mutex_unlock(&ctx->lock);
+		n = pfm_pop_msgs(ctx, msgs, min_t(size_t, PFM_READ_BATCH,
+						  (count - done) / sizeof(msgs[0])));
+		if (n < 0)
+			return n;
+		if (n) {
+			/* a message that could not be copied is lost, as
+			 * one read into a bad buffer is anywhere */
+			size = n * sizeof(msgs[0]);
+			left = copy_to_user(buf + done, msgs, size);
+			done += rounddown(size - left, sizeof(msgs[0]));
+			if (left)
 				return done ? done : -EFAULT;
-			}
-			done += sizeof(msg);
+			if (n == PFM_READ_BATCH && done < count)
+				continue;	/* there may be more */
 		}
-		mutex_unlock(&ctx->lock);
 		if (done)
 			return done;
 		if (file->f_flags & O_NONBLOCK)

@@ -284,8 +284,7 @@ static void pfm_block_work(struct callback_head *head)
 		    test_and_set_bit(PFM_BLOCK_QUEUED, &b->flags))
 			break;
 	}
-	if (refcount_dec_and_test(&b->ref))
-		kfree(b);
+	pfm_block_put(b);
 	pfm_task_work_done();
 }
 
@@ -330,6 +329,24 @@ static void pfm_block_locked(struct pfm_context *ctx)
 	/* not queued when the target's exit is past its works */
 	if (!pfm_queue_on_current(&b->work, pfm_block_work, &b->ref))
 		clear_bit(PFM_BLOCK_QUEUED, &b->flags);
+}
+
+/* A load's block (PFM_FL_NOTIFY_BLOCK), with the context's reference */
+struct pfm_block *pfm_block_new(void)
+{
+	struct pfm_block *b = kzalloc(sizeof(*b), GFP_KERNEL_ACCOUNT);
+
+	if (b) {
+		refcount_set(&b->ref, 1);
+		init_waitqueue_head(&b->wq);
+	}
+	return b;
+}
+
+void pfm_block_put(struct pfm_block *b)
+{
+	if (b && refcount_dec_and_test(&b->ref))
+		kfree(b);
 }
 
 /* Let a blocked target go (ovfl_lock held). */

@@ -109,3 +109,25 @@ setup() {
 	[ "$status" -eq 0 ]
 	assert_output "consistent 100 of 100"
 }
+
+# A close from another thread while the monitored thread faults: the
+# unload's IPI does not wait for a software event's handler (it runs with
+# interrupts on), so the context must outlive a grace period after its
+# close; a handler that reached freed memory would leave a slub_debug or
+# KFENCE report, which the suite's dmesg check fails on.
+@test "closing a context while its overflow handler runs on another CPU frees nothing in use" {
+	run --separate-stderr pfm_test close_race 2000
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	assert_output "closes 2000"
+	run -0 count module page-faults "$W/touch_pages" 10
+}
+
+# The block of PFM_FL_NOTIFY_BLOCK belongs to one load: a target whose
+# overflow came while it slept in read(2) has the block's work queued
+# still when the context moves on; before the fix the next target,
+# seeing the work queued, was not blocked (b_early 1).
+@test "a notify-block context reloaded on another target blocks the new one, not the old" {
+	run -0 pfm_test block_reload
+	assert_output "b_early 0 b 1 a 1"
+}

@@ -111,3 +111,13 @@ slab_objs() {
 	pfm_load_modules
 	run -0 count module page-faults "$W/touch_pages" 10
 }
+
+# A command copies its argument before it takes the context's lock and
+# writes it back after: a copy that waits on a fault (userfaultfd here,
+# FUSE or NFS elsewhere) must not hold the target, whose set switches take
+# that lock in its task work; before the fix the target waited on it,
+# uninterruptibly, for as long as the fault lasted (target exited 0).
+@test "a command whose argument waits on a page fault does not hold the target" {
+	run -0 pfm_test uffd_copy
+	assert_output "target exited 1 read OK"
+}

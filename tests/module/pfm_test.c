@@ -10,8 +10,10 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
+#include <linux/userfaultfd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 
 struct scenario {
 	const char *name;
@@ -1971,21 +1973,30 @@ static long module_refcnt(void)
 	return n;
 }
 
+/* Where task pid sleeps (/proc/PID/wchan): "" while it runs. */
+static void task_wchan(pid_t pid, char *wchan, size_t size)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/wchan", (int)pid);
+	wchan[0] = 0;
+	f = fopen(path, "r");
+	if (f) {
+		if (!fgets(wchan, (int)size, f))
+			wchan[0] = 0;
+		fclose(f);
+	}
+}
+
 /* Task pid sleeps in pipe_write(), its pipe full of want bytes. */
 static void wait_pipe_full(pid_t pid, int fd, int want)
 {
-	char path[64], wchan[64] = "";
+	char wchan[64] = "";
 	int n = 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/wchan", (int)pid);
 	for (int i = 0; i < 6000; i++) {
-		FILE *f = fopen(path, "r");
-
-		if (f) {
-			if (!fgets(wchan, sizeof(wchan), f))
-				wchan[0] = 0;
-			fclose(f);
-		}
+		task_wchan(pid, wchan, sizeof(wchan));
 		if (ioctl(fd, FIONREAD, &n))
 			die("FIONREAD");
 		if (n == want && !strcmp(wchan, "pipe_write"))
@@ -2063,6 +2074,285 @@ static void sc_tw_pending(int argc, char **argv)
 	if (waitpid(pid, &st, 0) != pid)
 		die("waitpid target");
 	printf("target %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+}
+
+/* --- a close while the handler runs --------------------------------------- */
+
+struct close_race {
+	volatile int fd;	/* published by the faulter, -1 once closed */
+	volatile int done;
+	long rounds;
+};
+
+/*
+ * The faulter: each round a context on itself, PMD0 counting its page
+ * faults with period 1 (the handler runs at every fault, interrupts on),
+ * published to the closer; it faults until the closer has closed it.
+ */
+static void *close_race_faulter(void *arg)
+{
+	struct close_race *r = arg;
+	long page = sysconf(_SC_PAGESIZE), npages = 16;
+	volatile char *m = mmap(NULL, (size_t)(npages * page), PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct pfarg_pmd p;
+
+	if (m == MAP_FAILED)
+		die("mmap");
+	pmd_setup(&p, 0, -1ull);
+	p.reg_short_reset = p.reg_long_reset = -1ull;
+	for (long i = 0; i < r->rounds; i++) {
+		int fd = pfm_context(0);
+
+		if (pfm_pmc(fd, 0, EV_PAGE_FAULTS) ||
+		    pfm_vec_call(fd, PFM_WRITE_PMDS, &p, 1, sizeof(p)) ||
+		    pfm_load_pid(fd, 0, 0) || pfm_start(fd))
+			die("faulter set-up");
+		r->fd = fd;
+		while (r->fd != -1) {
+			for (long j = 0; j < npages; j++)
+				m[j * page] = 1;
+			madvise((void *)m, (size_t)(npages * page), MADV_DONTNEED);
+		}
+	}
+	r->done = 1;
+	return NULL;
+}
+
+/*
+ * close_race ROUNDS: another thread closes a context while the thread it
+ * monitors faults, so that the close's unload and free come while the
+ * overflow handler runs on the other CPU (a software event's handler,
+ * with interrupts on, is not waited for by the removal's IPI).  The
+ * context is freed only a grace period later: a handler that still
+ * reached it would read freed memory, which the guest's slub_debug and
+ * KFENCE report.  The closer waits a varying few microseconds each round.
+ * Prints "closes N".
+ */
+static void sc_close_race(int argc, char **argv)
+{
+	struct close_race r = { .fd = -1, .rounds = arg_l(argc, argv, 1, 2000) };
+	long closes = 0;
+	pthread_t ft;
+
+	if (pthread_create(&ft, NULL, close_race_faulter, &r))
+		die("pthread_create");
+	while (!r.done) {
+		int fd = r.fd;
+
+		if (fd == -1) {
+			sched_yield();
+			continue;
+		}
+		for (volatile long spin = 0; spin < (closes % 64) * 100; spin++)
+			;
+		close(fd);
+		closes++;
+		r.fd = -1;
+	}
+	pthread_join(ft, NULL);
+	printf("closes %ld\n", closes);
+}
+
+/* --- a command's copy that waits on a fault ----------------------------- */
+
+struct uffd_read {
+	int fd;
+	struct pfarg_pmd *elems;	/* in a page missing under userfaultfd */
+	int ret;
+};
+
+static void *uffd_reader(void *arg)
+{
+	struct uffd_read *u = arg;
+
+	u->ret = pfm_vec_call(u->fd, PFM_READ_PMDS, u->elems, 1, sizeof(*u->elems));
+	return NULL;
+}
+
+/*
+ * uffd_copy [SPIN]: PFM_READ_PMDS whose element lies in a page that userfaultfd
+ * holds missing, so the module's copy of it waits, while the target
+ * switches sets every 10 us of its CPU time (its task work takes
+ * ctx->lock) and then exits.  The command must not hold ctx->lock while
+ * it copies: the target finishes while the copy still waits (before the
+ * fix it waited, uninterruptibly, on the lock).  Then the page comes
+ * (UFFDIO_ZEROPAGE) and the command ends.  The target spins SPIN ms
+ * (300).  Prints "target exited N"
+ * (1: while the copy waited) and the command's result.
+ */
+static void sc_uffd_copy(int argc, char **argv)
+{
+	long page = sysconf(_SC_PAGESIZE), spin = arg_l(argc, argv, 1, 300);
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg;
+	struct uffdio_zeropage zp;
+	struct uffd_read u;
+	int uffd, st, exited = 0;
+	pthread_t t;
+	pid_t pid;
+	char *m;
+
+	uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC);
+	if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api))
+		die("userfaultfd");
+	m = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		die("mmap");
+	memset(&reg, 0, sizeof(reg));
+	reg.range.start = (uintptr_t)m;
+	reg.range.len = (uint64_t)page;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	if (ioctl(uffd, UFFDIO_REGISTER, &reg))
+		die("UFFDIO_REGISTER");
+
+	pid = spawn_traced(spin_ms, spin);
+	u.fd = pfm_context(0);
+	u.elems = (struct pfarg_pmd *)m;
+	for (uint16_t i = 0; i < 2; i++)
+		if (set_create(u.fd, i, PFM_SETFL_TIME_SWITCH, 10000, NULL) ||
+		    pmc_set(u.fd, i, 0, EV_TASK_CLOCK))
+			die("set-up");
+	if (pfm_load_pid(u.fd, pid, 0) || pfm_start(u.fd))
+		die("load/start");
+	if (pthread_create(&t, NULL, uffd_reader, &u))
+		die("pthread_create");
+	/* the reader waits on the fault once the page's message comes */
+	{
+		struct pollfd p = { .fd = uffd, .events = POLLIN };
+
+		if (poll(&p, 1, 10000) != 1)
+			die("no fault from the command's copy");
+	}
+	release_traced(pid);
+	for (int i = 0; i < 1000 && !exited; i++) {
+		if (waitpid(pid, &st, WNOHANG) == pid)
+			exited = 1;
+		else
+			usleep(10000);
+	}
+	memset(&zp, 0, sizeof(zp));
+	zp.range.start = (uintptr_t)m;
+	zp.range.len = (uint64_t)page;
+	if (ioctl(uffd, UFFDIO_ZEROPAGE, &zp))
+		die("UFFDIO_ZEROPAGE");
+	pthread_join(t, NULL);
+	if (!exited && waitpid(pid, &st, 0) != pid)
+		die("waitpid");
+	printf("target exited %d read %s\n", exited, u.ret ? errname(u.ret) : "OK");
+	close(u.fd);
+}
+
+/* --- a block of one load, not of the next ------------------------------- */
+
+#define EV_CSWITCH	PFM_PMC_VIRT_EVENT(PFM_EVT_TYPE_SOFTWARE, 3, \
+					   PFM_PMC_USR | PFM_PMC_OS)
+
+/* each target: one byte in, one byte back, from its own pair of pipes */
+static int br_in[2][2], br_out[2][2];
+
+static void echo_byte(long i)
+{
+	char c;
+
+	if (read(br_in[i][0], &c, 1) != 1 || write(br_out[i][1], &c, 1) != 1)
+		_exit(1);
+	_exit(0);
+}
+
+/* Whether target i echoed its byte within ms milliseconds. */
+static int echoed(int i, int ms)
+{
+	struct pollfd p = { .fd = br_out[i][0], .events = POLLIN };
+	char c;
+
+	return poll(&p, 1, ms) == 1 && read(br_out[i][0], &c, 1) == 1;
+}
+
+/*
+ * Target pid, released, is asleep in read(2) on its empty pipe with the
+ * block's work queued on it: its overflow (PMD0, its first context switch
+ * at any level, period 1) came in the read.  One that was preempted on
+ * its way there overflowed then and waits at its return to user mode:
+ * each such is restarted, so that its next switch, the read's, overflows.
+ */
+static void wait_blocked_in_read(int fd, pid_t pid)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	union pfarg_msg m;
+	char wchan[64];
+
+	for (int i = 0; i < 1000; i++) {
+		if (poll(&p, 1, 10000) != 1 || read(fd, &m, sizeof(m)) != sizeof(m) ||
+		    m.type != PFM_MSG_OVFL)
+			die("no overflow message from the target's switch");
+		for (int j = 0; j < 6000; j++) {
+			task_wchan(pid, wchan, sizeof(wchan));
+			if (wchan[0] && strcmp(wchan, "0"))
+				break;
+			usleep(1000);
+		}
+		if (!strcmp(wchan, "pipe_read"))
+			return;
+		if (restart(fd))
+			die("restart");
+	}
+	die("the target never overflowed in its read");
+}
+
+/*
+ * block_reload: PFM_FL_NOTIFY_BLOCK, loaded on target A, whose overflow
+ * comes while it sleeps in read(2) (the block's work queued on it, to run
+ * when the read returns), then unloaded and loaded on target B, which
+ * overflows the same way.  B's byte comes: B must wait on its way out of
+ * the read until the restart; then A's: A, no longer monitored, must
+ * not.  Prints "b_early N" (B echoed before the restart: 0), "b N" (after
+ * it: 1), "a N" (1).
+ */
+static void sc_block_reload(int argc, char **argv)
+{
+	int early = (int)arg_l(argc, argv, 1, 2000);
+	struct pfarg_pmd p;
+	pid_t pid[2];
+	int fd, st, b_early, b, a;
+
+	for (int i = 0; i < 2; i++) {
+		if (pipe(br_in[i]) || pipe(br_out[i]))
+			die("pipe");
+		pid[i] = spawn_traced(echo_byte, i);
+	}
+	fd = pfm_context(PFM_FL_NOTIFY_BLOCK);
+	pmd_setup(&p, 0, -1ull);
+	p.reg_flags = PFM_PMDFL_OVFL_NOTIFY;
+	p.reg_short_reset = p.reg_long_reset = -1ull;
+	if (pfm_pmc(fd, 0, EV_CSWITCH) ||
+	    pfm_vec_call(fd, PFM_WRITE_PMDS, &p, 1, sizeof(p)))
+		die("set-up");
+	for (int i = 0; i < 2; i++) {
+		if (i && pfm_flags_cmd(fd, PFM_UNLOAD_CONTEXT))
+			die("unload");
+		if (i && pfm_vec_call(fd, PFM_WRITE_PMDS, &p, 1, sizeof(p)))
+			die("PMD0 for the second target");
+		if (pfm_load_pid(fd, pid[i], 0) || pfm_start(fd))
+			die("load/start");
+		release_traced(pid[i]);
+		wait_blocked_in_read(fd, pid[i]);
+	}
+	if (write(br_in[1][1], "b", 1) != 1)
+		die("write B");
+	b_early = echoed(1, early);
+	if (restart(fd))
+		die("restart B");
+	b = b_early || echoed(1, 10000);
+	if (write(br_in[0][1], "a", 1) != 1)
+		die("write A");
+	a = echoed(0, 10000);
+	printf("b_early %d b %d a %d\n", b_early, b, a);
+	close(fd);
+	for (int i = 0; i < 2; i++)
+		if (waitpid(pid[i], &st, 0) != pid[i])
+			die("waitpid");
 }
 
 /* --- counters replaced while the handler runs ---------------------------- */
@@ -2629,6 +2919,9 @@ static const struct scenario scenarios[] = {
 	{ "syswide", sc_syswide },
 	{ "open_many", sc_open_many },
 	{ "tw_pending", sc_tw_pending },
+	{ "block_reload", sc_block_reload },
+	{ "close_race", sc_close_race },
+	{ "uffd_copy", sc_uffd_copy },
 	{ "reattach", sc_reattach },
 	{ "load_events", sc_load_events },
 	{ "fault_loop", sc_fault_loop },
