@@ -171,17 +171,30 @@ static inline bool pfm_event_counts_here(struct perf_event *ev)
 }
 
 /*
+ * The part of an inherited event's count that the overflow path can
+ * read: its copies' that have exited (perf adds each one's count to
+ * child_count at its exit, an atomic read in NMI too).  A copy still
+ * running counts in its own event, which only a read in process context
+ * adds (perf_event_read_value()): the overflow path's PMD values are
+ * short of those, and exact once the copies have exited.
+ */
+static inline u64 pfm_exited_copies(struct perf_event *ev)
+{
+	return ev->attr.inherit ? (u64)atomic64_read(&ev->child_count) : 0;
+}
+
+/*
  * ev's count now, from the overflow path (NMI on x86; interrupts off): a
  * PMU counter keeps what it counted in its register until it is read, so
  * an event counting on this CPU is brought up to date first, as
  * perf_event_read_local() does.  One not counting here has it all in
- * ev->count.
+ * ev->count.  With its exited copies' counts.
  */
 static inline u64 pfm_event_count(struct perf_event *ev)
 {
 	if (pfm_event_counts_here(ev))
 		ev->pmu->read(ev);
-	return local64_read(&ev->count);
+	return local64_read(&ev->count) + pfm_exited_copies(ev);
 }
 
 /*

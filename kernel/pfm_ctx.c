@@ -251,7 +251,8 @@ static void pfm_counter_set(struct pfm_context *ctx, struct pfm_counter *c,
 		children = count - local64_read(&ev->count);
 	raw_spin_lock_irqsave(&ctx->ovfl_lock, flags);
 	count = local64_read(&ev->count);
-	pfm_ovfl_pending_locked(ctx, c, count);
+	/* the overflow path's count: the exited copies' with it */
+	pfm_ovfl_pending_locked(ctx, c, count + pfm_exited_copies(ev));
 	count += children;
 	c->offset = v - count;
 	c->frozen_val = v;
@@ -1702,9 +1703,15 @@ int pfm_ctx_write_pmc(struct pfm_context *ctx, struct pfarg_pmc *pmc)
 	}
 	/*
 	 * Loaded: a new event replaces the old one, the PMD keeps its
-	 * count.  The access is checked again first (the load's check may
-	 * be long past): refused, the old event stays.
+	 * count.  Not when the events are inherited: the copies in the
+	 * target's children are the old event's, which the release ends,
+	 * and perf gives running children no copy of a new one, so their
+	 * counting would stop unseen (EBUSY: unload first).  The access is
+	 * checked again first (the load's check may be long past): refused,
+	 * the old event stays.
 	 */
+	if (ctx->load_flags & PFM_LOADFL_INHERIT)
+		return pfm_reg_fail(&pmc->reg_flags, PFM_REG_RETFL_EINVAL, -EBUSY);
 	locked = ctx->task && next.evtsel;
 	if (locked) {
 		ret = pfm_lock_target(ctx->task, ctx->self);

@@ -644,7 +644,7 @@ void pfm_flush_overflows(struct pfm_context *ctx)
 
 		if (!ev)
 			continue;
-		count = local64_read(&ev->count);
+		count = local64_read(&ev->count) + pfm_exited_copies(ev);
 		if (!pfm_ovfl_pending_locked(ctx, c, count))
 			continue;
 		if (ctx->masked)
@@ -720,7 +720,7 @@ void pfm_ovfl_handler(struct perf_event *ev, struct perf_sample_data *data,
 		pfm_rearm(ev, PFM_PERIOD_MAX);
 		goto out;
 	}
-	count = local64_read(&ev->count);
+	count = local64_read(&ev->count) + pfm_exited_copies(ev);
 	pmd = c->offset + count;
 	if (!c->hi || pmd >= (1ULL << 63)) {
 		/* early, or a long period's step: not wrapped yet */

@@ -131,3 +131,14 @@ setup() {
 	run -0 pfm_test block_reload
 	assert_output "b_early 0 b 1 a 1"
 }
+
+# Inherited counts and the overflow path: a child that faults and exits
+# adds its count to the event (perf's child_count), which the overflow
+# path reads with the event's own: the child's faults are in PMD1's value
+# frozen at the mask that the target's own overflow makes, and stay after
+# the restart.  Before the fix the overflow path read the event's own
+# count only, and a mask and restart dropped the children's counts.
+@test "an inheriting context's overflows and masks count the children that exited" {
+	run -0 pfm_test inherit_mask 5000
+	assert_output "masked 1 final 1 pmcs EBUSY"
+}

@@ -2076,6 +2076,87 @@ static void sc_tw_pending(int argc, char **argv)
 	printf("target %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
 }
 
+/* --- inherited counts and the overflow path ---------------------------- */
+
+/* The target of inherit_mask: a child that faults N pages and exits,
+ * then 2 * INHERIT_MASK_PERIOD faults of its own, then it waits for the
+ * go to exit (or for the test's end: the pipe's write end is the test's
+ * alone). */
+#define INHERIT_MASK_PERIOD	200
+
+static void inherit_fault_child(long n)
+{
+	pid_t kid;
+	char c;
+
+	close(inh_cmd[1]);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	kid = fork();
+	if (kid == 0) {
+		touch_pages(n);
+		_exit(0);
+	}
+	if (kid < 0 || waitpid(kid, NULL, 0) != kid)
+		_exit(1);
+	touch_pages(2 * INHERIT_MASK_PERIOD);
+	if (read(inh_cmd[0], &c, 1) != 1)
+		_exit(1);
+}
+
+/*
+ * inherit_mask N: an inheriting context whose PMD0 (page faults, period
+ * 200, OVFL_NOTIFY) masks it and whose PMD1 counts page faults: the
+ * target's child faults N pages and exits (the target has faulted far
+ * fewer than 200 times by then), then the target faults 400 pages: its
+ * 200th fault is PMD0's interrupt (perf counts a period in the event's
+ * own occurrences), where PMD0 stands past its overflow by the child's
+ * count.  PMD1, frozen at the mask, must hold the child's
+ * faults, and so must its value after the restart and the target's end
+ * (before the fix the overflow path read the event's own count: the
+ * child's faults were left out of the frozen value and lost at the
+ * restart).  PFM_WRITE_PMCS while loaded is refused (EBUSY): the
+ * children's copies would not follow.  Prints "masked M final M pmcs E",
+ * M 1 when the PMD holds at least N faults.
+ */
+static void sc_inherit_mask(int argc, char **argv)
+{
+	long n = arg_l(argc, argv, 1, 5000);
+	struct pollfd pf;
+	struct pfarg_pmd p;
+	union pfarg_msg m;
+	uint64_t masked, final;
+	int fd, st, pmcs;
+	pid_t pid;
+
+	if (pipe(inh_cmd))
+		die("pipe");
+	pid = spawn_traced(inherit_fault_child, n);
+	fd = pfm_context(0);
+	pmd_setup(&p, 0, -(uint64_t)INHERIT_MASK_PERIOD);
+	p.reg_flags = PFM_PMDFL_OVFL_NOTIFY;
+	p.reg_short_reset = p.reg_long_reset = -(uint64_t)INHERIT_MASK_PERIOD;
+	if (pfm_pmc(fd, 0, EV_PAGE_FAULTS) || pfm_pmc(fd, 1, EV_PAGE_FAULTS) ||
+	    pfm_vec_call(fd, PFM_WRITE_PMDS, &p, 1, sizeof(p)) ||
+	    pfm_load_pid(fd, pid, PFM_LOADFL_INHERIT) || pfm_start(fd))
+		die("program/load/start");
+	pmcs = pfm_pmc(fd, 1, EV_PAGE_FAULTS);
+	release_traced(pid);
+	pf.fd = fd;
+	pf.events = POLLIN;
+	if (poll(&pf, 1, 30000) != 1 || read(fd, &m, sizeof(m)) != sizeof(m) ||
+	    m.type != PFM_MSG_OVFL)
+		die("no overflow message");
+	if (pfm_read_pmd(fd, 1, &masked) || restart(fd))
+		die("read masked/restart");
+	if (write(inh_cmd[1], "q", 1) != 1 || waitpid(pid, &st, 0) != pid)
+		die("target end");
+	if (pfm_read_pmd(fd, 1, &final))
+		die("read final");
+	printf("masked %d final %d pmcs %s\n", masked >= (uint64_t)n,
+	       final >= (uint64_t)n, errname(pmcs));
+	close(fd);
+}
+
 /* --- a close while the handler runs --------------------------------------- */
 
 struct close_race {
@@ -2922,6 +3003,7 @@ static const struct scenario scenarios[] = {
 	{ "block_reload", sc_block_reload },
 	{ "close_race", sc_close_race },
 	{ "uffd_copy", sc_uffd_copy },
+	{ "inherit_mask", sc_inherit_mask },
 	{ "reattach", sc_reattach },
 	{ "load_events", sc_load_events },
 	{ "fault_loop", sc_fault_loop },
