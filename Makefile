@@ -30,7 +30,7 @@ B = build
 # :arm64 libraries (scripts/install-deps.sh installs both), and every
 # output under build/arm64, so the native build's files are never touched.
 # The modules are built from copies of kernel/ and formats/ there too
-# (scripts/build-arm64-modules.sh).  On an arm64 machine plain `make`
+# (scripts/build-guest-modules.sh).  On an arm64 machine plain `make`
 # builds natively into build/, as on x86 (ARM64_TARGET leaves out what is
 # x86-64's alone).
 CROSS_ARM64 :=
@@ -178,7 +178,7 @@ all: $(CMDS) $(LIBPX) $(UNIT_BINS) $(MODULE_LIB_BINS) $(WORKLOADS) $(HW_BINS) ar
 # build/arm64/src, against Debian's arm64 headers fetched and cached in
 # build/arm64/kdir (the script skips kbuild when no source changed).
 arm64-modules:
-	+scripts/build-arm64-modules.sh
+	+VM_ARCH=arm64 VM_KERNEL=6.1 scripts/build-guest-modules.sh
 else
 all: $(CMDS) $(LIBPX) $(EXAMPLES) $(UNIT_BINS) $(MODULE_LIB_BINS) $(WORKLOADS) $(HW_BINS) \
      $(SYMBOLS_WORKLOAD) $(CALLGRAPH_WORKLOAD) $(MANS) $(MPI_WORKLOAD)

@@ -7,6 +7,7 @@
 #ifndef _PFM_COMPAT_H
 #define _PFM_COMPAT_H
 
+#include <linux/build_bug.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/version.h>
@@ -35,5 +36,39 @@ static inline void pfm_vm_flags_clear(struct vm_area_struct *vma,
 	vma->vm_flags &= ~flags;
 #endif
 }
+
+/*
+ * What the module takes from perf beyond its exported functions, read in
+ * kernel/events/core.c of 6.1 and 6.12 (the range above refuses any other
+ * kernel, whose core.c nobody has read for it):
+ *  - a task context with pin_count > 0 is never swapped with a child's
+ *    (context_equiv()); pin_count is changed under the context's lock
+ *    (pfm_ctx_pin());
+ *  - perf's exec tests and clears attr.enable_on_exec under the event's
+ *    context lock (perf_event_enable_on_exec(), event_enable_on_exec()),
+ *    so clearing it under that lock takes the exec's start back;
+ *  - a throttled event has hw.interrupts == MAX_INTERRUPTS, ~0ULL, which
+ *    core.c defines for itself (PFM_PERF_THROTTLED).
+ * The fields they use are checked here, so that a kernel whose structures
+ * changed stops the build rather than the module misreading them.
+ */
+#include <linux/perf_event.h>
+static_assert(__same_type(((struct perf_event_context *)0)->pin_count, int));
+static_assert(__same_type(((struct perf_event_context *)0)->lock, raw_spinlock_t));
+static_assert(__same_type(((struct hw_perf_event *)0)->interrupts, u64));
+static_assert(__same_type(((struct perf_event *)0)->ctx, struct perf_event_context *));
+
+/* 6.4 split arm64's ptrauth_strip_insn_pac() into a kernel and a user
+ * form (6.1's tells them apart by bit 55 of the address). */
+#ifdef CONFIG_ARM64
+#include <asm/pointer_auth.h>
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+#define pfm_strip_kernel_pac(ptr) ptrauth_strip_kernel_insn_pac(ptr)
+#define pfm_strip_user_pac(ptr) ptrauth_strip_user_insn_pac(ptr)
+#else
+#define pfm_strip_kernel_pac(ptr) ptrauth_strip_insn_pac(ptr)
+#define pfm_strip_user_pac(ptr) ptrauth_strip_insn_pac(ptr)
+#endif
+#endif
 
 #endif /* _PFM_COMPAT_H */

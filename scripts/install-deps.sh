@@ -25,7 +25,7 @@
 # packages need the arm64 architecture added to dpkg (dpkg
 # --add-architecture arm64), done here before the one apt-get update.
 # The guest's kernel, headers, busybox and bash are fetched with apt-get
-# download by the build and the harness (scripts/build-arm64-modules.sh,
+# download by the build and the harness (scripts/build-guest-modules.sh,
 # scripts/vm/lib.sh), not installed.
 set -eu
 
@@ -33,7 +33,7 @@ PACKAGES="build-essential pkg-config python3
 libpfm4-dev libelf-dev libdw-dev libpopt-dev libc6-dbg binutils
 bats bats-assert bats-support chromium
 linux-perf hyperfine time strace procps
-qemu-system-x86 linux-headers-amd64 busybox-static cpio kmod
+qemu-system-x86 linux-headers-amd64 busybox-static cpio kmod xz-utils
 libjson-c-dev openmpi-bin libopenmpi-dev slurm-wlm munge
 scdoc dkms debhelper dpkg-dev fakeroot man-db zsh golang-go clang"
 

@@ -20,6 +20,9 @@
 #   tests/run-all.sh module-arm64      the module suite in the arm64 guest
 #                                      (its tests not tagged breakpoint,
 #                                      x86 or nopmu: docs/arm64.md)
+#   tests/run-all.sh module-6.12 | hw-arm64-6.12 | module-arm64-6.12
+#                                      the same three in guests booted with
+#                                      Debian 12's Linux 6.12
 #   tests/run-all.sh hw [BATS...]      the hardware-counter suite on this
 #                                      machine's own PMU (`make check-hw`)
 #
@@ -29,8 +32,9 @@
 # Every suite runs one after the other, except in `make check`: there the
 # unit tests, the fuzzers' replay and the CLI suite run alone (the CLI
 # suite times and counts things on the host), then two lanes side by
-# side: the sanitizers' suites, the package suite and the x86-64 guest in
-# one, the two arm64 guests in the other.  Each suite's TAP output is
+# side: the sanitizers' suites, the package suite and the x86-64 guests
+# (6.1, 6.12) in one, the four arm64 guests (hardware and module suites,
+# 6.1 and 6.12) in the other, which builds `make ARCH=arm64` alone.  Each suite's TAP output is
 # shown as it runs (a lane's when the lane ends), under a line
 # "# ---- NAME: COMMAND", and its time after it; make check then prints
 # each suite's time and the ten slowest tests.  The last line is the sum
@@ -58,7 +62,7 @@ cd "$(dirname "$0")/.." || exit 1
 export BATS_TEST_TIMEOUT
 
 usage() {
-	echo "usage: tests/run-all.sh [unit [TEST...] | cli [BATS...] | san [BATS...] | fuzz | package [BATS...] | module | hw-arm64 | module-arm64 | hw [BATS...]]" >&2
+	echo "usage: tests/run-all.sh [unit [TEST...] | cli [BATS...] | san [BATS...] | fuzz | package [BATS...] | module[-6.12] | hw-arm64[-6.12] | module-arm64[-6.12] | hw [BATS...]]" >&2
 	exit 2
 }
 
@@ -274,6 +278,10 @@ module_suite() {
 	run_suite "module suite" 0 bash scripts/vm-test.sh module
 }
 
+module_612_suite() {
+	run_suite "module-6.12 suite" 0 env VM_KERNEL=6.12 bash scripts/vm-test.sh module
+}
+
 # The arm64 guest (qemu-system-aarch64 with an emulated PMUv3): the
 # hardware-counter suite, and the module suite on hardware events.  Each
 # builds `make ARCH=arm64` first.
@@ -286,6 +294,16 @@ hw_arm64_suite() {
 module_arm64_suite() {
 	run_suite "module-arm64 suite" 0 env VM_ARCH=arm64 VM_TIMEOUT="${VM_TIMEOUT:-1800}" \
 		bash scripts/vm-test.sh module
+}
+
+hw_arm64_612_suite() {
+	run_suite "hw-arm64-6.12 suite" 0 env VM_ARCH=arm64 VM_KERNEL=6.12 \
+		bash scripts/vm-test.sh hw
+}
+
+module_arm64_612_suite() {
+	run_suite "module-arm64-6.12 suite" 0 env VM_ARCH=arm64 VM_KERNEL=6.12 \
+		VM_TIMEOUT="${VM_TIMEOUT:-1800}" bash scripts/vm-test.sh module
 }
 
 # The hardware-counter suite on this machine (make check-hw): perf backend,
@@ -304,8 +322,8 @@ case ${1-} in
 	# guests' clocks are their own), and the CLI suite, which does, ran
 	# alone
 	if [ -e scripts/vm-test.sh ]; then
-		lane x86 san package module
-		lane arm64 hw_arm64 module_arm64
+		lane x86 san package module module_612
+		lane arm64 hw_arm64 module_arm64 hw_arm64_612 module_arm64_612
 		lanes_end
 	else
 		timed san
@@ -313,8 +331,9 @@ case ${1-} in
 	fi
 	print_costs
 	;;
-unit|cli|san|fuzz|package|module|hw|hw-arm64|module-arm64)
+unit|cli|san|fuzz|package|module|hw|hw-arm64|module-arm64|module-6.12|hw-arm64-6.12|module-arm64-6.12)
 	suite=${1//-/_}
+	suite=${suite//./}
 	shift
 	timed "$suite" "$@"
 	;;

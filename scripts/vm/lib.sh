@@ -14,24 +14,57 @@
 #                         are `make ARCH=arm64`'s (build/arm64), the
 #                         guest's busybox, bash and libraries are Debian's
 #                         arm64 packages, fetched and unpacked, not installed
+#
+# VM_KERNEL picks the guest's kernel, Debian 12's in both cases:
+#   6.1 (the default)     the release of the installed linux-headers-amd64
+#   6.12                  the release linux-headers-6.12-amd64 depends on
+#                         in the package lists (bookworm-security), its
+#                         headers fetched and unpacked, not installed
+# Each (VM_ARCH, VM_KERNEL) guest has folders of its own, so two guests
+# can run side by side.
 
 VM_ARCH=${VM_ARCH:-x86_64}
+VM_KERNEL=${VM_KERNEL:-6.1}
 VM_TIMEOUT=${VM_TIMEOUT:-900}
+
+case $VM_KERNEL in
+6.1 | 6.12) ;;
+*)
+	echo "vm: VM_KERNEL must be 6.1 or 6.12, not '$VM_KERNEL'" >&2
+	return 1
+	;;
+esac
 
 # Per architecture: where its outputs go (VM_DIR), where its build is
 # (VM_BUILD: bin/, tests/), the tree its modules are built in (VM_SRC),
-# the compiler, and the libraries a dynamic binary may need.
+# where the headers they are built against are unpacked (VM_KDIR_ROOT;
+# empty: the installed ones, in place), the compiler, and the libraries
+# a dynamic binary may need.
 case $VM_ARCH in
 x86_64)
-	VM_DIR=${VM_DIR:-build/vm}
 	VM_BUILD=build
-	VM_SRC=.
 	VM_CC=cc
+	if [ "$VM_KERNEL" = 6.1 ]; then
+		VM_DIR=${VM_DIR:-build/vm}
+		VM_SRC=.
+		VM_KDIR_ROOT=
+	else
+		VM_DIR=${VM_DIR:-build/vm-$VM_KERNEL}
+		VM_SRC=$VM_DIR/src
+		VM_KDIR_ROOT=$VM_DIR/kdir
+	fi
 	;;
 arm64)
-	VM_DIR=${VM_DIR:-build/arm64/vm}
 	VM_BUILD=build/arm64
-	VM_SRC=build/arm64/src
+	if [ "$VM_KERNEL" = 6.1 ]; then
+		VM_DIR=${VM_DIR:-build/arm64/vm}
+		VM_SRC=build/arm64/src
+		VM_KDIR_ROOT=build/arm64/kdir
+	else
+		VM_DIR=${VM_DIR:-build/arm64/vm-$VM_KERNEL}
+		VM_SRC=$VM_DIR/src
+		VM_KDIR_ROOT=$VM_DIR/kdir
+	fi
 	VM_CC=aarch64-linux-gnu-gcc
 	[ "$(uname -m)" = aarch64 ] && VM_CC=cc
 	# where the libraries of an arm64 binary are found (vm_copy_bin):
@@ -53,21 +86,48 @@ vm_log() {
 	echo "vm: $*" >&2
 }
 
-# The kernel release of Debian's installed linux-headers-amd64,
-# e.g. 6.1.0-56-amd64; for arm64 the same release's arm64 flavour
-# (6.1.0-56-arm64), so both guests run the same kernel version.
+# The kernel release of the guest's kernel: for 6.1 the installed
+# linux-headers-amd64's (e.g. 6.1.0-57-amd64), for 6.12 the one
+# linux-headers-6.12-amd64 depends on in the package lists (e.g.
+# 6.12.117+deb12-amd64; one apt-get update when they have none); for
+# arm64 the same release's arm64 flavour (6.1.0-57-arm64), so both
+# architectures run the same kernel version.
 vm_kernel_release() {
 	local dep
-	dep=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null) || {
-		vm_log "linux-headers-amd64 is not installed: run scripts/install-deps.sh"
-		return 1
-	}
-	dep=${dep%% *}
+	if [ "$VM_KERNEL" = 6.1 ]; then
+		dep=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null) || {
+			vm_log "linux-headers-amd64 is not installed: run scripts/install-deps.sh"
+			return 1
+		}
+	else
+		dep=$(vm_package_depends "linux-headers-$VM_KERNEL-amd64") || return 1
+	fi
+	dep=${dep%%[ ,]*}
 	dep=${dep#linux-headers-}
 	case $VM_ARCH in
 	arm64) echo "${dep%-amd64}-arm64" ;;
 	*) echo "$dep" ;;
 	esac
+}
+
+# vm_package_depends PACKAGE: its Depends in the package lists, with one
+# apt-get update when they do not have it.
+vm_package_depends() {
+	local dep
+	dep=$(apt-cache show --no-all-versions "$1" 2>/dev/null | sed -n 's/^Depends: //p')
+	if [ -z "$dep" ]; then
+		vm_log "$1 is not in the package lists; running apt-get update"
+		apt-get update -qq >&2 </dev/null || true
+		dep=$(apt-cache show --no-all-versions "$1" 2>/dev/null | sed -n 's/^Depends: //p')
+	fi
+	[ -n "$dep" ] || { vm_log "$1 is not in Debian's package lists"; return 1; }
+	echo "$dep"
+}
+
+# The version part of a release, as the -common headers package names
+# it: 6.1.0-57-amd64 -> 6.1.0-57, 6.12.117+deb12-arm64 -> 6.12.117+deb12.
+vm_kernel_version() {
+	echo "${1%-*}"
 }
 
 # vm_apt_download DIR PACKAGE...: the packages' .deb files into DIR
@@ -91,10 +151,14 @@ vm_build_module() {
 	local kver=$1
 	local kdir
 	if [ "$VM_ARCH" = arm64 ]; then
-		# copies of the sources under build/arm64/src, against the
-		# fetched arm64 headers, with fmt_noset: the Makefile's job
-		vm_log "building the arm64 tools, perfmon.ko and its formats against $kver"
-		make -s ARCH=arm64 all >&2
+		vm_log "building the arm64 tools"
+		make -s ARCH=arm64 all >&2 || return 1
+	fi
+	if [ -n "$VM_KDIR_ROOT" ]; then
+		# copies of the sources under $VM_SRC, against the fetched
+		# headers, with fmt_noset
+		vm_log "building perfmon.ko and its formats against $kver"
+		scripts/build-guest-modules.sh >&2
 		return
 	fi
 	kdir=/usr/src/linux-headers-$kver
@@ -280,12 +344,24 @@ vm_initramfs() {
 	fi
 	# arm64: the guest's result channel is a virtio console (the virt
 	# machine has one UART, the kernel's console), whose drivers are
-	# modules in Debian's kernel: the init loads them first
+	# modules in Debian's kernel (6.12: virtio_console built in, and
+	# modules xz-compressed, which busybox's insmod does not read: they
+	# are unpacked here): the init loads them first
 	kmods=
 	if [ "$VM_ARCH" = arm64 ]; then
+		local mdir=$VM_DIR/linux-image-$kver/lib/modules/$kver
 		mkdir -p "$root/opt/pfm/boot"
 		for f in drivers/virtio/virtio_mmio.ko drivers/char/virtio_console.ko; do
-			cp "$VM_DIR/linux-image-$kver/lib/modules/$kver/kernel/$f" "$root/opt/pfm/boot/" || return 1
+			if grep -qx "kernel/$f" "$mdir/modules.builtin" 2>/dev/null; then
+				continue
+			elif [ -f "$mdir/kernel/$f" ]; then
+				cp "$mdir/kernel/$f" "$root/opt/pfm/boot/" || return 1
+			elif [ -f "$mdir/kernel/$f.xz" ]; then
+				xz -dc "$mdir/kernel/$f.xz" > "$root/opt/pfm/boot/${f##*/}" || return 1
+			else
+				vm_log "$kver has no $f"
+				return 1
+			fi
 			kmods="$kmods /opt/pfm/boot/${f##*/}"
 		done
 	fi

@@ -30,6 +30,7 @@
 
 #include "callchain/perfmon_cc_smpl.h"
 #include "default/perfmon_dfl_smpl.h"
+#include "pfm_compat.h"
 #include "pfm_fmt.h"
 
 /* A sample starts with the default format's entry header, which the core
@@ -197,8 +198,8 @@ static void pfm_cc_user(struct pfm_cc_walk *w, struct pt_regs *regs)
 /*
  * A frame record as AAPCS64 code leaves it (stp x29, x30, [sp, #-N]!;
  * mov x29, sp): the caller's frame pointer, then the return address,
- * which pointer authentication may have signed (ptrauth_strip_insn_pac()
- * gives the address back, for kernel and user addresses alike).
+ * which pointer authentication may have signed (pfm_strip_kernel_pac()
+ * and pfm_strip_user_pac() give the address back).
  */
 struct pfm_cc_frame {
 	u64 next;
@@ -236,7 +237,7 @@ static void pfm_cc_kernel(struct pfm_cc_walk *w, struct pt_regs *regs)
 		    fp > hi - sizeof(*f))
 			return;
 		f = (const struct pfm_cc_frame *)fp;
-		ret = ptrauth_strip_insn_pac(READ_ONCE(f->ret));
+		ret = pfm_strip_kernel_pac(READ_ONCE(f->ret));
 		if (!ret || !pfm_cc_store(w, ret))
 			return;
 		prev = fp;
@@ -275,7 +276,7 @@ static void pfm_cc_user(struct pfm_cc_walk *w, struct pt_regs *regs)
 			w->flags |= PFM_CC_USER_CUT;
 			return;
 		}
-		ret = ptrauth_strip_insn_pac(f.ret);
+		ret = pfm_strip_user_pac(f.ret);
 		if (!ret || !access_ok((const void __user *)ret, 1)) {
 			w->flags |= PFM_CC_USER_CUT;
 			return;
