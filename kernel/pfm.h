@@ -238,6 +238,7 @@ struct pfm_context {
 	bool exec_pending;		/* started by the exec to come, not PFM_START */
 	bool self;			/* loaded on the thread that loaded it */
 	bool kernel_ip;			/* creator may see kernel addresses */
+	struct pid_namespace *pid_ns;	/* the opener's: the pids it is given */
 	struct task_struct *task;	/* per-thread target while loaded */
 	int cpu;			/* system-wide target while loaded */
 	unsigned int cpu_downs;		/* pfm_cpu_downs(cpu) its events were made at */

@@ -58,6 +58,27 @@ static_assert(__same_type(((struct perf_event_context *)0)->lock, raw_spinlock_t
 static_assert(__same_type(((struct hw_perf_event *)0)->interrupts, u64));
 static_assert(__same_type(((struct perf_event *)0)->ctx, struct perf_event_context *));
 
+/*
+ * How a task work is queued on current from the overflow path.  In NMI,
+ * 6.11 and later want TWA_NMI_CURRENT: task_work_add()'s KASAN record
+ * is not NMI-safe, and the flag that makes the return to user mode run
+ * the work is set from an irq_work.  6.1 has no such mode: TWA_RESUME
+ * there sets that flag with an atomic bit operation and, without KASAN
+ * (Debian's kernels), takes no lock; after an NMI the module raises its
+ * own irq_work so that the way back to user mode sees the flag
+ * (pfm_switch_due(), pfm_ovfl.c).
+ */
+#include <linux/hardirq.h>
+#include <linux/task_work.h>
+static inline enum task_work_notify_mode pfm_twa_current(void)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+	if (in_nmi())
+		return TWA_NMI_CURRENT;
+#endif
+	return TWA_RESUME;
+}
+
 /* 6.4 split arm64's ptrauth_strip_insn_pac() into a kernel and a user
  * form (6.1's tells them apart by bit 55 of the address). */
 #ifdef CONFIG_ARM64

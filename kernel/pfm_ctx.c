@@ -11,6 +11,7 @@
 #include <linux/cred.h>
 #include <linux/err.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
@@ -121,6 +122,9 @@ struct pfm_context *pfm_ctx_alloc(void)
 	ctx->active = set0;
 	ctx->state = PFM_CTX_NEW;
 	ctx->cpu = -1;
+	/* messages and samples name tasks as the opener sees them, as perf
+	 * does an event's (0 for a task outside its namespace) */
+	ctx->pid_ns = get_pid_ns(task_active_pid_ns(current));
 	atomic_inc(&pfm_nr_contexts);
 	return ctx;
 }
@@ -1183,6 +1187,7 @@ static void pfm_ctx_release(struct pfm_context *ctx)
 		kfree(set);
 	}
 	mutex_destroy(&ctx->lock);
+	put_pid_ns(ctx->pid_ns);
 	kmem_cache_free(pfm_ctx_cache, ctx);
 }
 

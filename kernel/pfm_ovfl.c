@@ -200,8 +200,8 @@ static void pfm_notify(struct pfm_context *ctx, struct pfm_set *set,
 		return;
 	memset(&msg, 0, sizeof(msg));
 	m->msg_type = PFM_MSG_OVFL;
-	m->msg_ovfl_pid = task_tgid_nr(current);
-	m->msg_ovfl_tid = task_pid_nr(current);
+	m->msg_ovfl_pid = task_tgid_nr_ns(current, ctx->pid_ns);
+	m->msg_ovfl_tid = task_pid_nr_ns(current, ctx->pid_ns);
 	m->msg_active_set = set->id;
 	m->msg_ovfl_cpu = smp_processor_id();
 	if (regs && (user_mode(regs) || ctx->kernel_ip))
@@ -301,7 +301,7 @@ static bool pfm_queue_on_current(struct callback_head *work,
 	atomic_inc(&pfm_tw_pending);
 	refcount_inc(ref);
 	init_task_work(work, fn);
-	if (task_work_add(current, work, TWA_RESUME)) {
+	if (task_work_add(current, work, pfm_twa_current())) {
 		refcount_dec(ref);
 		atomic_dec(&pfm_tw_pending);	/* no context, no exit waits */
 		return false;

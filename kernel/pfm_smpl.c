@@ -233,8 +233,8 @@ unsigned int pfm_smpl_handler(struct pfm_context *ctx, struct pfm_set *set,
 	if (regs && (user_mode(regs) || ctx->kernel_ip))
 		ip = instruction_pointer(regs);
 	memset(&e, 0, sizeof(e));
-	e.pid = task_tgid_nr(current);
-	e.tid = task_pid_nr(current);
+	e.pid = task_tgid_nr_ns(current, ctx->pid_ns);
+	e.tid = task_pid_nr_ns(current, ctx->pid_ns);
 	e.ovfl_pmd = c->num;
 	e.set = set->id;
 	e.cpu = smp_processor_id();

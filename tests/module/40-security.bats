@@ -197,3 +197,12 @@ teardown() {
 	run -0 runas -n 4242 "$PFM_UNPRIV_UID" "$PFM_UNPRIV_UID" pfm_test create 0
 	assert_output EPERM
 }
+
+# A context opened in a pid namespace names tasks by that namespace's
+# pids, as perf does an event's: before the fix its messages and samples
+# carried the initial namespace's pids, which mean nothing there (and
+# tell a container the host's).
+@test "messages and samples of a context opened in a pid namespace carry that namespace's pids" {
+	run -0 pfm_test pidns
+	assert_output "msg 1/1 smpl 1/1 self 1"
+}

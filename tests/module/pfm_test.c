@@ -2157,6 +2157,89 @@ static void sc_inherit_mask(int argc, char **argv)
 	close(fd);
 }
 
+/* --- pids of the opener's namespace ------------------------------------- */
+
+/* The pid and tid of the first message of a context of ours that counts
+ * our page faults with a notification each. */
+static void pidns_msg(uint32_t *pid, uint32_t *tid)
+{
+	int fd = pfm_context(0);
+	struct pfarg_pmd p;
+	union pfarg_msg m;
+
+	pmd_setup(&p, 0, -1ull);
+	p.reg_flags = PFM_PMDFL_OVFL_NOTIFY;
+	p.reg_short_reset = p.reg_long_reset = -1ull;
+	if (pfm_pmc(fd, 0, EV_PAGE_FAULTS) ||
+	    pfm_vec_call(fd, PFM_WRITE_PMDS, &p, 1, sizeof(p)) ||
+	    pfm_load_pid(fd, 0, 0) || pfm_start(fd))
+		die("message context");
+	touch_pages(4);
+	if (read(fd, &m, sizeof(m)) != sizeof(m) || m.type != PFM_MSG_OVFL)
+		die("no message");
+	*pid = m.pfm_ovfl_msg.msg_ovfl_pid;
+	*tid = m.pfm_ovfl_msg.msg_ovfl_tid;
+	close(fd);
+}
+
+/* The same of the first sample of the default format. */
+static void pidns_smpl(uint32_t *pid, uint32_t *tid)
+{
+	const struct pfm_dfl_smpl_hdr *h;
+	const struct pfm_dfl_smpl_entry *e;
+	struct smpl_ctx sc;
+	struct pfarg_pmd p;
+
+	smpl_open(&sc, 0, "default", 16384, 0);
+	pmd_setup(&p, 0, -1ull);
+	p.reg_flags = PFM_PMDFL_SMPL;
+	p.reg_short_reset = p.reg_long_reset = -1ull;
+	if (pfm_pmc(sc.fd, 0, EV_PAGE_FAULTS) ||
+	    pfm_vec_call(sc.fd, PFM_WRITE_PMDS, &p, 1, sizeof(p)) ||
+	    pfm_load_pid(sc.fd, 0, 0) || pfm_start(sc.fd))
+		die("sampling context");
+	touch_pages(4);
+	if (pfm_flags_cmd(sc.fd, PFM_STOP))
+		die("stop");
+	h = sc.buf;
+	if (!h->hdr_count)
+		die("no sample");
+	e = (const void *)(h + 1);
+	*pid = e->pid;
+	*tid = e->tid;
+	close(sc.fd);
+}
+
+/*
+ * pidns: a process in a pid namespace of its own (unshare(CLONE_NEWPID),
+ * then fork: the child is its pid 1) monitors itself: the pid and tid in
+ * its overflow messages and its samples are its namespace's, as getpid()
+ * says, not the initial namespace's.  Prints "msg P/T smpl P/T self P".
+ */
+static void sc_pidns(int argc, char **argv)
+{
+	pid_t pid;
+	int st;
+
+	(void)argc;
+	(void)argv;
+	if (unshare(CLONE_NEWPID))
+		die("unshare(CLONE_NEWPID)");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		uint32_t mp, mt, sp, stid;
+
+		pidns_msg(&mp, &mt);
+		pidns_smpl(&sp, &stid);
+		printf("msg %u/%u smpl %u/%u self %d\n", mp, mt, sp, stid, (int)getpid());
+		exit(0);
+	}
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		die("the namespace's process");
+}
+
 /* --- a close while the handler runs --------------------------------------- */
 
 struct close_race {
@@ -3004,6 +3087,7 @@ static const struct scenario scenarios[] = {
 	{ "close_race", sc_close_race },
 	{ "uffd_copy", sc_uffd_copy },
 	{ "inherit_mask", sc_inherit_mask },
+	{ "pidns", sc_pidns },
 	{ "reattach", sc_reattach },
 	{ "load_events", sc_load_events },
 	{ "fault_loop", sc_fault_loop },
