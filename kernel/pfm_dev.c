@@ -569,15 +569,11 @@ static int pfm_run_cmd(struct pfm_context *ctx, const struct pfm_cmd *cmd,
 		return cmd->vector ? pfm_vec_run(NULL, arg, cmd->run) :
 				     cmd->run(NULL, arg);
 	mutex_lock(&ctx->lock);
-	if (ctx->state == PFM_CTX_NEW && cmd->nr != _IOC_NR(PFM_CREATE_CONTEXT)) {
-		ret = -EBADF;	/* not a context yet */
-	} else {
-		pfm_ctx_check_exit(ctx);
-		ret = pfm_ctx_check_cpu(ctx, cmd->nr);
-		if (!ret)
-			ret = cmd->vector ? pfm_vec_run(ctx, arg, cmd->run) :
-					    cmd->run(ctx, arg);
-	}
+	pfm_ctx_check_exit(ctx);
+	ret = pfm_ctx_check_cpu(ctx, cmd->nr);
+	if (!ret)
+		ret = cmd->vector ? pfm_vec_run(ctx, arg, cmd->run) :
+				    cmd->run(ctx, arg);
 	mutex_unlock(&ctx->lock);
 	return ret;
 }
@@ -627,8 +623,10 @@ static long pfm_ioctl(struct file *file, unsigned int cmd_nr, unsigned long arg)
 	cmd = pfm_find_cmd(_IOC_NR(cmd_nr));
 	if (!cmd)
 		return -ENOTTY;
-	/* not a context yet, whatever the argument (checked again under
-	 * the lock: a context, once created, stays one) */
+	/* not a context yet, whatever the argument: checked once, before
+	 * the copy and the lock, as a context once created stays one (its
+	 * state leaves NEW only under ctx->lock, which the command takes
+	 * after) */
 	if (cmd->on_ctx && cmd->nr != _IOC_NR(PFM_CREATE_CONTEXT) &&
 	    READ_ONCE(ctx->state) == PFM_CTX_NEW)
 		return -EBADF;

@@ -2240,6 +2240,29 @@ static void sc_pidns(int argc, char **argv)
 		die("the namespace's process");
 }
 
+/* A region of npages anonymous pages for fault_round(); exits on failure. */
+static volatile char *fault_region(long npages)
+{
+	volatile char *m = mmap(NULL, (size_t)(npages * sysconf(_SC_PAGESIZE)),
+				PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+				-1, 0);
+
+	if (m == MAP_FAILED)
+		die("mmap");
+	return m;
+}
+
+/* One page fault per page of m, then the pages dropped so that the next
+ * round faults again. */
+static void fault_round(volatile char *m, long npages)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	for (long i = 0; i < npages; i++)
+		m[i * page] = 1;
+	madvise((void *)m, (size_t)(npages * page), MADV_DONTNEED);
+}
+
 /* --- a close while the handler runs --------------------------------------- */
 
 struct close_race {
@@ -2256,13 +2279,9 @@ struct close_race {
 static void *close_race_faulter(void *arg)
 {
 	struct close_race *r = arg;
-	long page = sysconf(_SC_PAGESIZE), npages = 16;
-	volatile char *m = mmap(NULL, (size_t)(npages * page), PROT_READ | PROT_WRITE,
-				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	volatile char *m = fault_region(16);
 	struct pfarg_pmd p;
 
-	if (m == MAP_FAILED)
-		die("mmap");
 	pmd_setup(&p, 0, -1ull);
 	p.reg_short_reset = p.reg_long_reset = -1ull;
 	for (long i = 0; i < r->rounds; i++) {
@@ -2273,11 +2292,8 @@ static void *close_race_faulter(void *arg)
 		    pfm_load_pid(fd, 0, 0) || pfm_start(fd))
 			die("faulter set-up");
 		r->fd = fd;
-		while (r->fd != -1) {
-			for (long j = 0; j < npages; j++)
-				m[j * page] = 1;
-			madvise((void *)m, (size_t)(npages * page), MADV_DONTNEED);
-		}
+		while (r->fd != -1)
+			fault_round(m, 16);
 	}
 	r->done = 1;
 	return NULL;
@@ -2536,11 +2552,9 @@ struct reattach {
 static void *reattach_faulter(void *arg)
 {
 	struct reattach *r = arg;
-	long page = sysconf(_SC_PAGESIZE), npages = 64;
-	volatile char *m = mmap(NULL, (size_t)(npages * page), PROT_READ | PROT_WRITE,
-				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	volatile char *m = fault_region(64);
 
-	if (m == MAP_FAILED || pfm_load_pid(r->fd, 0, 0) || pfm_start(r->fd))
+	if (pfm_load_pid(r->fd, 0, 0) || pfm_start(r->fd))
 		die("faulter set-up");
 	r->ready = 1;
 	while (!r->done) {
@@ -2551,9 +2565,7 @@ static void *reattach_faulter(void *arg)
 			r->faults_paused = 0;
 			continue;
 		}
-		for (long i = 0; i < npages; i++)
-			m[i * page] = 1;
-		madvise((void *)m, (size_t)(npages * page), MADV_DONTNEED);
+		fault_round(m, 64);
 	}
 	return NULL;
 }
