@@ -33,7 +33,7 @@ PACKAGES="build-essential pkg-config python3
 libpfm4-dev libelf-dev libdw-dev libpopt-dev libc6-dbg binutils
 bats bats-assert bats-support chromium
 linux-perf hyperfine time strace procps
-qemu-system-x86 linux-headers-amd64 busybox-static cpio kmod xz-utils
+qemu-system-x86 linux-headers-amd64 busybox-static cpio kmod xz-utils dwarves
 libjson-c-dev openmpi-bin libopenmpi-dev slurm-wlm munge
 scdoc dkms debhelper dpkg-dev fakeroot man-db zsh golang-go clang"
 
